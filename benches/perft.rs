@@ -1,0 +1,2 @@
+//! Criterion benches (placeholder).
+fn main() {}

@@ -1,0 +1,140 @@
+//! Bakes every attack table into `OUT_DIR` so nothing is filled at start-up and no large
+//! `const fn` runs on each `cargo check`:
+//! - `slider_pext.bin` / `slider_magic.bin`: rook then bishop attack sets, indexed by
+//!   per-square offset plus the PEXT (resp. magic) index of the occupancy.
+//! - `tables.rs`: the per-square slider entries, knight and king attacks, and `BETWEEN`.
+//!
+//! The math lives in `crates/constmove-tables`, which the tests use to check these tables.
+
+use constmove_tables::{
+    BISHOP_DIRECTIONS, KING_STEPS, KNIGHT_JUMPS, ROOK_DIRECTIONS, XorShift, between, find_magic,
+    leaper_attacks, magic_index, pdep, pext, relevant_mask, slider_attacks,
+};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Seed of the magic search: fixed so every build bakes identical tables.
+const MAGIC_SEED: u64 = 0x5EED_C0DE_2026_1121;
+
+struct SliderEntry {
+    mask: u64,
+    magic: u64,
+    bits: u32,
+    offset: usize,
+}
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=crates/constmove-tables/src/lib.rs");
+    let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    let big_endian = std::env::var("CARGO_CFG_TARGET_ENDIAN").as_deref() == Ok("big");
+
+    let mut rng = XorShift::new(MAGIC_SEED);
+    let mut scratch = vec![0u64; 1 << 12];
+    let mut entries: Vec<SliderEntry> = Vec::with_capacity(128);
+    let mut offset = 0;
+    for directions in [&ROOK_DIRECTIONS, &BISHOP_DIRECTIONS] {
+        for square in 0..64u8 {
+            let mask = relevant_mask(square, directions);
+            let bits = mask.count_ones();
+            let magic = find_magic(square, directions, &mut rng, &mut scratch);
+            entries.push(SliderEntry {
+                mask,
+                magic,
+                bits,
+                offset,
+            });
+            offset += 1 << bits;
+        }
+    }
+    let table_len = offset;
+
+    let mut pext_table = vec![0u64; table_len];
+    let mut magic_table = vec![0u64; table_len];
+    for (index, entry) in entries.iter().enumerate() {
+        let square = (index % 64) as u8;
+        let directions = if index < 64 {
+            &ROOK_DIRECTIONS
+        } else {
+            &BISHOP_DIRECTIONS
+        };
+        for subset in 0..1u64 << entry.bits {
+            let occupied = pdep(subset, entry.mask);
+            let attacks = slider_attacks(square, occupied, directions);
+            pext_table[entry.offset + pext(occupied, entry.mask) as usize] = attacks;
+            magic_table
+                [entry.offset + magic_index(occupied, entry.mask, entry.magic, entry.bits)] =
+                attacks;
+        }
+    }
+    write_u64s(&out_dir, "slider_pext.bin", &pext_table, big_endian);
+    write_u64s(&out_dir, "slider_magic.bin", &magic_table, big_endian);
+
+    let mut rs = String::new();
+    writeln!(rs, "/// Entries in each baked slider attack table.").unwrap();
+    writeln!(
+        rs,
+        "pub(crate) const SLIDER_TABLE_LEN: usize = {table_len};"
+    )
+    .unwrap();
+    for (name, range) in [("ROOK", 0..64), ("BISHOP", 64..128)] {
+        writeln!(rs, "/// PEXT lookup data per square.").unwrap();
+        writeln!(rs, "pub(crate) static PEXT_{name}: [PextEntry; 64] = [").unwrap();
+        for entry in &entries[range.clone()] {
+            writeln!(
+                rs,
+                "    PextEntry {{ mask: {:#x}, offset: {} }},",
+                entry.mask, entry.offset
+            )
+            .unwrap();
+        }
+        writeln!(rs, "];").unwrap();
+        writeln!(rs, "/// Magic lookup data per square.").unwrap();
+        writeln!(rs, "pub(crate) static MAGIC_{name}: [MagicEntry; 64] = [").unwrap();
+        for entry in &entries[range] {
+            writeln!(
+                rs,
+                "    MagicEntry {{ mask: {:#x}, magic: {:#x}, shift: {}, offset: {} }},",
+                entry.mask,
+                entry.magic,
+                64 - entry.bits,
+                entry.offset
+            )
+            .unwrap();
+        }
+        writeln!(rs, "];").unwrap();
+    }
+    for (name, steps) in [("KNIGHT", &KNIGHT_JUMPS), ("KING", &KING_STEPS)] {
+        writeln!(rs, "/// {name} attacks per square.").unwrap();
+        writeln!(rs, "pub(crate) static {name}_ATTACKS: [u64; 64] = [").unwrap();
+        for square in 0..64 {
+            writeln!(rs, "    {:#x},", leaper_attacks(square, steps)).unwrap();
+        }
+        writeln!(rs, "];").unwrap();
+    }
+    writeln!(rs, "/// Squares strictly between two aligned squares.").unwrap();
+    writeln!(rs, "pub(crate) static BETWEEN: [[u64; 64]; 64] = [").unwrap();
+    for a in 0..64 {
+        write!(rs, "    [").unwrap();
+        for b in 0..64 {
+            write!(rs, "{:#x},", between(a, b)).unwrap();
+        }
+        writeln!(rs, "],").unwrap();
+    }
+    writeln!(rs, "];").unwrap();
+    std::fs::write(Path::new(&out_dir).join("tables.rs"), rs).expect("write tables.rs");
+}
+
+fn write_u64s(out_dir: &str, name: &str, values: &[u64], big_endian: bool) {
+    let bytes: Vec<u8> = values
+        .iter()
+        .flat_map(|v| {
+            if big_endian {
+                v.to_be_bytes()
+            } else {
+                v.to_le_bytes()
+            }
+        })
+        .collect();
+    std::fs::write(Path::new(out_dir).join(name), bytes).expect("write slider table");
+}

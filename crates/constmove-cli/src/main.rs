@@ -1,0 +1,2 @@
+//! The `constmove` command (placeholder until the CLI lands).
+fn main() {}

@@ -1,0 +1,248 @@
+//! The table math of constmove, kept apart so that `build.rs` (which bakes the tables into
+//! `OUT_DIR`) and the tests (which check the baked tables) use one definition.
+//!
+//! Everything here is deliberately simple and slow: rays are walked square by square. Nothing
+//! in this crate runs in the move generator; it runs once per build.
+//!
+//! Squares are numbered `0 = a1`, `1 = b1`, …, `63 = h8`; bit `n` of a bitboard is square `n`.
+#![no_std]
+
+/// Rook directions as (file step, rank step).
+pub const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+/// Bishop directions as (file step, rank step).
+pub const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// Knight jumps as (file step, rank step).
+pub const KNIGHT_JUMPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+/// King steps as (file step, rank step).
+pub const KING_STEPS: [(i8, i8); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
+/// The square `(file, rank)` steps away from `square`, if it is on the board.
+pub fn offset(square: u8, file_step: i8, rank_step: i8) -> Option<u8> {
+    let file = (square % 8) as i8 + file_step;
+    let rank = (square / 8) as i8 + rank_step;
+    if (0..8).contains(&file) && (0..8).contains(&rank) {
+        Some((rank * 8 + file) as u8)
+    } else {
+        None
+    }
+}
+
+/// Squares reached by single steps (knight jumps, king steps) from `square`.
+pub fn leaper_attacks(square: u8, steps: &[(i8, i8)]) -> u64 {
+    steps
+        .iter()
+        .filter_map(|&(df, dr)| offset(square, df, dr))
+        .fold(0, |acc, sq| acc | 1 << sq)
+}
+
+/// Squares a slider on `square` attacks along `directions`, each ray stopping at (and
+/// including) the first occupied square.
+pub fn slider_attacks(square: u8, occupied: u64, directions: &[(i8, i8); 4]) -> u64 {
+    let mut attacks = 0;
+    for &(df, dr) in directions {
+        let mut current = square;
+        while let Some(next) = offset(current, df, dr) {
+            attacks |= 1 << next;
+            if occupied & (1 << next) != 0 {
+                break;
+            }
+            current = next;
+        }
+    }
+    attacks
+}
+
+/// The occupancy squares that can change a slider's attacks from `square`: every ray square
+/// but the last, since a blocker on the board edge blocks nothing behind it.
+pub fn relevant_mask(square: u8, directions: &[(i8, i8); 4]) -> u64 {
+    let mut mask = 0;
+    for &(df, dr) in directions {
+        let mut current = square;
+        while let Some(next) = offset(current, df, dr) {
+            if offset(next, df, dr).is_none() {
+                break;
+            }
+            mask |= 1 << next;
+            current = next;
+        }
+    }
+    mask
+}
+
+/// Software parallel bit extract: gathers the bits of `value` selected by `mask` into the low
+/// bits, in mask order. Matches the BMI2 `pext` instruction.
+pub fn pext(value: u64, mut mask: u64) -> u64 {
+    let mut result = 0;
+    let mut bit = 0;
+    while mask != 0 {
+        let lowest = mask & mask.wrapping_neg();
+        if value & lowest != 0 {
+            result |= 1 << bit;
+        }
+        bit += 1;
+        mask ^= lowest;
+    }
+    result
+}
+
+/// Software parallel bit deposit: spreads the low bits of `value` onto the bits of `mask`.
+/// The inverse of [`pext`]; used to enumerate every subset of a mask.
+pub fn pdep(value: u64, mut mask: u64) -> u64 {
+    let mut result = 0;
+    let mut bit = 0;
+    while mask != 0 {
+        let lowest = mask & mask.wrapping_neg();
+        if value & (1 << bit) != 0 {
+            result |= lowest;
+        }
+        bit += 1;
+        mask ^= lowest;
+    }
+    result
+}
+
+/// Squares strictly between `a` and `b` when they share a rank, file or diagonal; else empty.
+pub fn between(a: u8, b: u8) -> u64 {
+    for (df, dr) in ROOK_DIRECTIONS
+        .iter()
+        .chain(BISHOP_DIRECTIONS.iter())
+        .copied()
+    {
+        let mut squares = 0;
+        let mut current = a;
+        while let Some(next) = offset(current, df, dr) {
+            if next == b {
+                return squares;
+            }
+            squares |= 1 << next;
+            current = next;
+        }
+    }
+    0
+}
+
+/// A small deterministic xorshift generator, so the magic search gives the same magics on
+/// every build.
+#[derive(Clone, Debug)]
+pub struct XorShift(u64);
+
+impl XorShift {
+    /// A generator from a non-zero seed.
+    pub fn new(seed: u64) -> Self {
+        XorShift(seed | 1)
+    }
+
+    /// The next 64 pseudo-random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A random number with few bits set: good magic candidates are sparse.
+    pub fn sparse(&mut self) -> u64 {
+        self.next_u64() & self.next_u64() & self.next_u64()
+    }
+}
+
+/// Index into a magic table: the product's top `bits` bits.
+pub fn magic_index(occupied: u64, mask: u64, magic: u64, bits: u32) -> usize {
+    ((occupied & mask).wrapping_mul(magic) >> (64 - bits)) as usize
+}
+
+/// Searches a magic multiplier for `square` that maps every occupancy subset of `mask` to a
+/// slot of a table with `2^popcount(mask)` entries without a harmful collision (two subsets
+/// may share a slot only when their attacks are equal). `scratch` needs that many entries.
+pub fn find_magic(
+    square: u8,
+    directions: &[(i8, i8); 4],
+    rng: &mut XorShift,
+    scratch: &mut [u64],
+) -> u64 {
+    let mask = relevant_mask(square, directions);
+    let bits = mask.count_ones();
+    let size = 1usize << bits;
+    let scratch = &mut scratch[..size];
+    'candidate: loop {
+        let magic = rng.sparse();
+        // Cheap rejection: a good magic moves many mask bits into the index bits.
+        if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
+            continue;
+        }
+        scratch.fill(u64::MAX);
+        for subset in 0..size as u64 {
+            let occupied = pdep(subset, mask);
+            let attacks = slider_attacks(square, occupied, directions);
+            let slot = &mut scratch[magic_index(occupied, mask, magic, bits)];
+            if *slot == u64::MAX {
+                *slot = attacks;
+            } else if *slot != attacks {
+                continue 'candidate;
+            }
+        }
+        return magic;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pext_and_pdep_are_inverse() {
+        let mask = 0x00FF_0000_1234_8001;
+        for value in [0u64, 1, 0xFF, 0xABCD, 0x3FFFF] {
+            let deposited = pdep(value, mask);
+            assert_eq!(deposited & !mask, 0);
+            assert_eq!(
+                pext(deposited, mask),
+                value & ((1 << mask.count_ones()) - 1)
+            );
+        }
+    }
+
+    #[test]
+    fn rook_on_a1_masks_and_attacks() {
+        // a1 rook: relevant squares are b1..g1 and a2..a7.
+        assert_eq!(relevant_mask(0, &ROOK_DIRECTIONS).count_ones(), 12);
+        // Blocked on b1 and a2: two attacked squares.
+        assert_eq!(
+            slider_attacks(0, 0b10 | 1 << 8, &ROOK_DIRECTIONS),
+            0b10 | 1 << 8
+        );
+    }
+
+    #[test]
+    fn between_is_exclusive_and_empty_when_unaligned() {
+        assert_eq!(between(0, 63).count_ones(), 6); // a1-h8 diagonal
+        assert_eq!(between(0, 2), 0b10); // a1-c1
+        assert_eq!(between(0, 17), 0); // a1-b3: a knight jump
+        assert_eq!(between(4, 5), 0); // adjacent
+    }
+
+    #[test]
+    fn leapers_in_the_corner() {
+        assert_eq!(leaper_attacks(0, &KNIGHT_JUMPS).count_ones(), 2);
+        assert_eq!(leaper_attacks(0, &KING_STEPS).count_ones(), 3);
+        assert_eq!(leaper_attacks(27, &KNIGHT_JUMPS).count_ones(), 8);
+    }
+}

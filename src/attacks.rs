@@ -1,0 +1,130 @@
+//! The attack tables baked by `build.rs`: knight and king attacks, `BETWEEN`, pawn attacks
+//! (by shifts), and the raw slider tables the two backends in [`crate::slider`] index.
+
+include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+
+/// Per-square data of a PEXT slider lookup.
+pub(crate) struct PextEntry {
+    /// Relevant occupancy squares.
+    pub(crate) mask: u64,
+    /// Start of this square's block in [`SLIDER_PEXT`].
+    pub(crate) offset: usize,
+}
+
+/// Per-square data of a magic slider lookup.
+pub(crate) struct MagicEntry {
+    /// Relevant occupancy squares.
+    pub(crate) mask: u64,
+    /// The multiplier found by the build-time search.
+    pub(crate) magic: u64,
+    /// `64 - popcount(mask)`.
+    pub(crate) shift: u32,
+    /// Start of this square's block in [`SLIDER_MAGIC`].
+    pub(crate) offset: usize,
+}
+
+// SAFETY: `build.rs` writes exactly SLIDER_TABLE_LEN u64 values in the target's byte order;
+// `transmute` checks the sizes, and every bit pattern is a valid `u64`.
+pub(crate) static SLIDER_PEXT: [u64; SLIDER_TABLE_LEN] = unsafe {
+    core::mem::transmute(*include_bytes!(concat!(
+        env!("OUT_DIR"),
+        "/slider_pext.bin"
+    )))
+};
+
+// SAFETY: as for SLIDER_PEXT.
+pub(crate) static SLIDER_MAGIC: [u64; SLIDER_TABLE_LEN] = unsafe {
+    core::mem::transmute(*include_bytes!(concat!(
+        env!("OUT_DIR"),
+        "/slider_magic.bin"
+    )))
+};
+
+/// Every square but the a-file.
+pub(crate) const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+/// Every square but the h-file.
+pub(crate) const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+
+/// Squares attacked by a knight on `square`.
+#[inline(always)]
+pub(crate) fn knight(square: usize) -> u64 {
+    KNIGHT_ATTACKS[square & 63]
+}
+
+/// Squares attacked by a king on `square`.
+#[inline(always)]
+pub(crate) fn king(square: usize) -> u64 {
+    KING_ATTACKS[square & 63]
+}
+
+/// Squares strictly between `a` and `b` on a shared line, else empty.
+#[inline(always)]
+pub(crate) fn between(a: usize, b: usize) -> u64 {
+    BETWEEN[a & 63][b & 63]
+}
+
+/// Squares attacked by `white`'s pawns standing on `pawns`.
+#[inline(always)]
+pub(crate) const fn pawn_attacks(pawns: u64, white: bool) -> u64 {
+    if white {
+        ((pawns & NOT_FILE_A) << 7) | ((pawns & NOT_FILE_H) << 9)
+    } else {
+        ((pawns & NOT_FILE_A) >> 9) | ((pawns & NOT_FILE_H) >> 7)
+    }
+}
+
+/// Shifts a bitboard by a signed square delta (`+8` is one rank up).
+#[inline(always)]
+pub(crate) const fn shift(bits: u64, delta: i8) -> u64 {
+    if delta >= 0 {
+        bits << delta
+    } else {
+        bits >> -delta
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use constmove_tables as math;
+
+    /// Every baked table entry against the slow ray walk, for a spread of occupancies.
+    #[test]
+    fn baked_tables_match_the_ray_walk() {
+        let mut rng = math::XorShift::new(7);
+        for square in 0..64u8 {
+            assert_eq!(
+                knight(square as usize),
+                math::leaper_attacks(square, &math::KNIGHT_JUMPS)
+            );
+            assert_eq!(
+                king(square as usize),
+                math::leaper_attacks(square, &math::KING_STEPS)
+            );
+            for other in 0..64u8 {
+                assert_eq!(
+                    between(square as usize, other as usize),
+                    math::between(square, other)
+                );
+            }
+            for (pext, magic, dirs) in [
+                (&PEXT_ROOK, &MAGIC_ROOK, &math::ROOK_DIRECTIONS),
+                (&PEXT_BISHOP, &MAGIC_BISHOP, &math::BISHOP_DIRECTIONS),
+            ] {
+                let p = &pext[square as usize];
+                let m = &magic[square as usize];
+                assert!(p.offset + (1 << p.mask.count_ones()) <= SLIDER_TABLE_LEN);
+                assert!(m.offset + (1 << (64 - m.shift)) <= SLIDER_TABLE_LEN);
+                for _ in 0..200 {
+                    let occupied = rng.next_u64() & rng.next_u64();
+                    let expected = math::slider_attacks(square, occupied, dirs);
+                    let pext_index = math::pext(occupied, p.mask) as usize;
+                    assert_eq!(SLIDER_PEXT[p.offset + pext_index], expected);
+                    let magic_index =
+                        ((occupied & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
+                    assert_eq!(SLIDER_MAGIC[m.offset + magic_index], expected);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! [`Board`]: the twelve piece bitboards plus the occupancies, and copy-make for every kind of
+//! move. The mover's colour is a plain argument: callers pass a constant (`!C::WHITE`) and the
+//! `#[inline(always)]` bodies fold into straight-line code with no branch on colour.
+
+use crate::types::{Bitboard, Color, Piece, Square};
+
+/// Piece placement: one bitboard per colour and kind, one per colour, and all pieces.
+///
+/// `Board` is `Copy`; making a move builds a new board ([`Board::after_move`] and friends)
+/// and never changes the old one.
+///
+/// # Examples
+/// ```
+/// use constmove::{Color, Piece, Position};
+/// let board = *Position::startpos().board();
+/// assert_eq!(board.pieces(Color::White, Piece::Pawn).count(), 8);
+/// assert_eq!(board.occupied().count(), 32);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Board {
+    pieces: [[u64; 6]; 2],
+    colors: [u64; 2],
+    occupied: u64,
+}
+
+static_assertions::assert_eq_size!(Board, [u64; 15]);
+
+impl Board {
+    /// The empty board.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Board;
+    /// assert!(Board::empty().occupied().is_empty());
+    /// ```
+    pub const fn empty() -> Board {
+        Board {
+            pieces: [[0; 6]; 2],
+            colors: [0; 2],
+            occupied: 0,
+        }
+    }
+
+    /// The squares holding `color`'s pieces of kind `piece`.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, Piece, Position};
+    /// let kings = Position::startpos().board().pieces(Color::Black, Piece::King);
+    /// assert_eq!(kings.into_iter().next().unwrap().to_string(), "e8");
+    /// ```
+    #[inline(always)]
+    pub const fn pieces(&self, color: Color, piece: Piece) -> Bitboard {
+        Bitboard(self.pieces[color as usize][piece as usize])
+    }
+
+    /// The squares holding any of `color`'s pieces.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, Position};
+    /// assert_eq!(Position::startpos().board().color(Color::White).count(), 16);
+    /// ```
+    #[inline(always)]
+    pub const fn color(&self, color: Color) -> Bitboard {
+        Bitboard(self.colors[color as usize])
+    }
+
+    /// The occupied squares.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Board;
+    /// assert_eq!(Board::empty().occupied().count(), 0);
+    /// ```
+    #[inline(always)]
+    pub const fn occupied(&self) -> Bitboard {
+        Bitboard(self.occupied)
+    }
+
+    /// The colour and kind of the piece on `square`, if any.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, Piece, Position};
+    /// let board = *Position::startpos().board();
+    /// assert_eq!(board.piece_at("d8".parse().unwrap()), Some((Color::Black, Piece::Queen)));
+    /// assert_eq!(board.piece_at("d4".parse().unwrap()), None);
+    /// ```
+    pub fn piece_at(&self, square: Square) -> Option<(Color, Piece)> {
+        for color in [Color::White, Color::Black] {
+            for piece in Piece::ALL {
+                if self.pieces[color as usize][piece as usize] & square.bit() != 0 {
+                    return Some((color, piece));
+                }
+            }
+        }
+        None
+    }
+
+    /// Puts a piece on an empty `square` (used while building a board, e.g. from FEN).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Board, Color, Piece};
+    /// let mut board = Board::empty();
+    /// board.put("e1".parse().unwrap(), Color::White, Piece::King);
+    /// assert_eq!(board.occupied().count(), 1);
+    /// ```
+    pub fn put(&mut self, square: Square, color: Color, piece: Piece) {
+        self.remove(square);
+        self.pieces[color as usize][piece as usize] |= square.bit();
+        self.colors[color as usize] |= square.bit();
+        self.occupied |= square.bit();
+    }
+
+    /// Empties `square`.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Position, Square};
+    /// let mut board = *Position::startpos().board();
+    /// board.remove("a1".parse().unwrap());
+    /// assert_eq!(board.occupied().count(), 31);
+    /// ```
+    pub fn remove(&mut self, square: Square) {
+        let keep = !square.bit();
+        for side in &mut self.pieces {
+            for bits in side {
+                *bits &= keep;
+            }
+        }
+        self.colors[0] &= keep;
+        self.colors[1] &= keep;
+        self.occupied &= keep;
+    }
+
+    /// Raw bits of one colour's pieces of one kind (hot-path accessor).
+    #[inline(always)]
+    pub(crate) const fn bits(&self, color: Color, piece: Piece) -> u64 {
+        self.pieces[color as usize][piece as usize]
+    }
+
+    /// Raw bits of one colour.
+    #[inline(always)]
+    pub(crate) const fn color_bits(&self, color: Color) -> u64 {
+        self.colors[color as usize]
+    }
+
+    /// Raw occupancy bits.
+    #[inline(always)]
+    pub(crate) const fn occupied_bits(&self) -> u64 {
+        self.occupied
+    }
+
+    /// Removes whatever the side `victim` has on `to` (branch-free: clearing empty bits is
+    /// cheaper than asking which piece stands there). Kings are never captured.
+    #[inline(always)]
+    fn capture(&mut self, victim: Color, to: u64) {
+        let keep = !to;
+        let v = victim as usize;
+        self.pieces[v][Piece::Pawn as usize] &= keep;
+        self.pieces[v][Piece::Knight as usize] &= keep;
+        self.pieces[v][Piece::Bishop as usize] &= keep;
+        self.pieces[v][Piece::Rook as usize] &= keep;
+        self.pieces[v][Piece::Queen as usize] &= keep;
+        self.colors[v] &= keep;
+    }
+
+    /// The board after `mover`'s `piece` goes from `from` to `to`, capturing whatever stands
+    /// there. Covers king, knight, bishop, rook, queen and plain pawn moves.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, Piece, Position};
+    /// let board = Position::startpos().board()
+    ///     .after_move(Color::White, Piece::Pawn, "e2".parse().unwrap(), "e4".parse().unwrap());
+    /// assert!(board.pieces(Color::White, Piece::Pawn).contains("e4".parse().unwrap()));
+    /// ```
+    #[inline(always)]
+    pub fn after_move(&self, mover: Color, piece: Piece, from: Square, to: Square) -> Board {
+        let mut next = *self;
+        let (from, to) = (from.bit(), to.bit());
+        next.capture(!mover, to);
+        next.pieces[mover as usize][piece as usize] ^= from | to;
+        next.colors[mover as usize] ^= from | to;
+        next.occupied = next.colors[0] | next.colors[1];
+        next
+    }
+
+    /// The board after a pawn of `mover` moves `from` → `to` and becomes `promotion`.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, Piece, Position};
+    /// let pos: Position = "7k/P7/8/8/8/8/8/K7 w - - 0 1".parse().unwrap();
+    /// let board = pos.board().after_promotion(
+    ///     Color::White, "a7".parse().unwrap(), "a8".parse().unwrap(), Piece::Queen);
+    /// assert_eq!(board.pieces(Color::White, Piece::Queen).count(), 1);
+    /// assert_eq!(board.pieces(Color::White, Piece::Pawn).count(), 0);
+    /// ```
+    #[inline(always)]
+    pub fn after_promotion(
+        &self,
+        mover: Color,
+        from: Square,
+        to: Square,
+        promotion: Piece,
+    ) -> Board {
+        let mut next = *self;
+        let (from, to) = (from.bit(), to.bit());
+        next.capture(!mover, to);
+        next.pieces[mover as usize][Piece::Pawn as usize] ^= from;
+        next.pieces[mover as usize][promotion as usize] ^= to;
+        next.colors[mover as usize] ^= from | to;
+        next.occupied = next.colors[0] | next.colors[1];
+        next
+    }
+
+    /// The board after a pawn of `mover` takes en passant `from` → `to`.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, Piece, Position};
+    /// let pos: Position = "4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2".parse().unwrap();
+    /// let board = pos.board().after_en_passant(
+    ///     Color::White, "d5".parse().unwrap(), "e6".parse().unwrap());
+    /// assert_eq!(board.pieces(Color::Black, Piece::Pawn).count(), 0);
+    /// ```
+    #[inline(always)]
+    pub fn after_en_passant(&self, mover: Color, from: Square, to: Square) -> Board {
+        let mut next = *self;
+        let victim = en_passant_victim(mover, to).bit();
+        let (from, to) = (from.bit(), to.bit());
+        next.pieces[mover as usize][Piece::Pawn as usize] ^= from | to;
+        next.colors[mover as usize] ^= from | to;
+        next.pieces[!mover as usize][Piece::Pawn as usize] ^= victim;
+        next.colors[!mover as usize] ^= victim;
+        next.occupied = next.colors[0] | next.colors[1];
+        next
+    }
+
+    /// The board after `mover` castles with the king going `king_from` → `king_to`
+    /// (standard chess: the rook jumps from the corner on that side to the king's other side).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, Piece, Position};
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
+    /// let board = pos.board().after_castle(
+    ///     Color::White, "e1".parse().unwrap(), "g1".parse().unwrap());
+    /// assert!(board.pieces(Color::White, Piece::Rook).contains("f1".parse().unwrap()));
+    /// ```
+    #[inline(always)]
+    pub fn after_castle(&self, mover: Color, king_from: Square, king_to: Square) -> Board {
+        let mut next = *self;
+        let (rook_from, rook_to) = castle_rook_squares(king_to);
+        let king = king_from.bit() | king_to.bit();
+        let rook = rook_from.bit() | rook_to.bit();
+        next.pieces[mover as usize][Piece::King as usize] ^= king;
+        next.pieces[mover as usize][Piece::Rook as usize] ^= rook;
+        next.colors[mover as usize] ^= king | rook;
+        next.occupied ^= king | rook;
+        next
+    }
+}
+
+/// The square of the pawn that an en-passant capture by `mover` onto `to` removes.
+#[inline(always)]
+pub(crate) const fn en_passant_victim(mover: Color, to: Square) -> Square {
+    match mover {
+        Color::White => Square::from_index(to.index() as u32 - 8),
+        Color::Black => Square::from_index(to.index() as u32 + 8),
+    }
+}
+
+/// Rook origin and destination for a standard castle whose king lands on `king_to`.
+#[inline(always)]
+pub(crate) const fn castle_rook_squares(king_to: Square) -> (Square, Square) {
+    let base = king_to.index() as u32 & !7;
+    if king_to.file() == 6 {
+        (Square::from_index(base + 7), Square::from_index(base + 5))
+    } else {
+        (Square::from_index(base), Square::from_index(base + 3))
+    }
+}

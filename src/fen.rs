@@ -1,0 +1,450 @@
+//! FEN in and out: parsing with a typed [`FenError`] that names the field and the problem,
+//! validation of everything the generator relies on (one king each, castling rights that
+//! match the king and rook squares, a real en-passant pawn, the side not to move not in
+//! check, no pawns on the first or last rank), and `Display` for [`Position`].
+
+use crate::board::Board;
+use crate::checks_and_pins::attacked;
+use crate::position::{CastlingRights, Position};
+use crate::slider::magic::Magic;
+use crate::types::{Color, Piece, Square};
+use core::fmt;
+
+/// A FEN field, for error messages.
+///
+/// # Examples
+/// ```
+/// use constmove::FenField;
+/// assert_eq!(FenField::EnPassant.to_string(), "en-passant square");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FenField {
+    /// Field 1, the piece placement.
+    Placement,
+    /// Field 2, `w` or `b`.
+    SideToMove,
+    /// Field 3, `KQkq` or `-`.
+    Castling,
+    /// Field 4, a square or `-`.
+    EnPassant,
+    /// Field 5 (optional).
+    HalfmoveClock,
+    /// Field 6 (optional).
+    FullmoveNumber,
+}
+
+impl fmt::Display for FenField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FenField::Placement => "piece placement",
+            FenField::SideToMove => "side to move",
+            FenField::Castling => "castling rights",
+            FenField::EnPassant => "en-passant square",
+            FenField::HalfmoveClock => "halfmove clock",
+            FenField::FullmoveNumber => "fullmove number",
+        })
+    }
+}
+
+/// Why a FEN was rejected. Each variant names the field and what is wrong with it.
+///
+/// # Examples
+/// ```
+/// use constmove::{FenError, Position};
+/// let err = Position::from_fen("8/8/8/8/8/8/8/8 w - -").unwrap_err();
+/// assert_eq!(err, FenError::KingCount { color: constmove::Color::White, count: 0 });
+/// assert!(err.to_string().contains("white king"));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FenError {
+    /// A required field is absent (the first four are required).
+    MissingField {
+        /// The first missing field.
+        field: FenField,
+    },
+    /// More than six fields.
+    TooManyFields {
+        /// How many fields were found.
+        count: usize,
+    },
+    /// The placement does not have eight ranks.
+    RankCount {
+        /// How many `/`-separated ranks were found.
+        found: usize,
+    },
+    /// A rank does not describe exactly eight files.
+    RankLength {
+        /// The rank (1–8) as a chess player names it.
+        rank: u8,
+        /// How many files it describes.
+        files: usize,
+    },
+    /// A character that is neither a piece letter nor a digit 1–8.
+    PieceLetter {
+        /// The rank (1–8) it is on.
+        rank: u8,
+        /// The character.
+        letter: char,
+    },
+    /// The side to move is not `w` or `b`.
+    SideToMove,
+    /// A castling character that is not one of `KQkq` (or `-` alone), or repeats.
+    CastlingLetter {
+        /// The character.
+        letter: char,
+    },
+    /// A castling right whose king or rook is not on its starting square.
+    CastlingMismatch {
+        /// The right (`K`, `Q`, `k` or `q`).
+        right: char,
+        /// The square that should hold the king or rook.
+        square: Square,
+        /// Which piece is missing there.
+        missing: Piece,
+    },
+    /// The en-passant field is not a square or `-`.
+    EnPassantSyntax,
+    /// The en-passant square is not on the rank behind a pawn that just double-pushed
+    /// (rank 6 with White to move, rank 3 with Black to move).
+    EnPassantRank {
+        /// The square given.
+        square: Square,
+    },
+    /// No pawn can just have double-pushed past the en-passant square: the pawn is missing
+    /// in front of it, or the square or the one the pawn came from is occupied.
+    EnPassantNoPawn {
+        /// The square given.
+        square: Square,
+    },
+    /// Not exactly one king of a colour.
+    KingCount {
+        /// The colour.
+        color: Color,
+        /// How many kings it has.
+        count: u32,
+    },
+    /// The side that is not to move is in check (its king could be taken).
+    OpponentInCheck {
+        /// The side in check.
+        color: Color,
+    },
+    /// A pawn on the first or last rank.
+    PawnOnBackRank {
+        /// Its square.
+        square: Square,
+    },
+    /// The halfmove clock is not a non-negative integer.
+    HalfmoveClock,
+    /// The fullmove number is not a positive integer.
+    FullmoveNumber,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let color_name = |color: Color| match color {
+            Color::White => "white",
+            Color::Black => "black",
+        };
+        match *self {
+            FenError::MissingField { field } => {
+                write!(f, "invalid FEN: the {field} field is missing")
+            }
+            FenError::TooManyFields { count } => {
+                write!(f, "invalid FEN: {count} fields, at most 6 expected")
+            }
+            FenError::RankCount { found } => write!(
+                f,
+                "invalid FEN piece placement: {found} ranks, expected 8 separated by '/'"
+            ),
+            FenError::RankLength { rank, files } => write!(
+                f,
+                "invalid FEN piece placement: rank {rank} describes {files} files, expected 8"
+            ),
+            FenError::PieceLetter { rank, letter } => write!(
+                f,
+                "invalid FEN piece placement: '{letter}' on rank {rank} is not a piece letter \
+                 (PNBRQK, pnbrqk) or a digit 1-8"
+            ),
+            FenError::SideToMove => f.write_str("invalid FEN side to move: expected 'w' or 'b'"),
+            FenError::CastlingLetter { letter } => write!(
+                f,
+                "invalid FEN castling rights: '{letter}' (expected '-' or each of KQkq at most once)"
+            ),
+            FenError::CastlingMismatch {
+                right,
+                square,
+                missing,
+            } => write!(
+                f,
+                "invalid FEN castling rights: '{right}' needs a {} {} on {square}",
+                color_name(if right.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                }),
+                match missing {
+                    Piece::King => "king",
+                    _ => "rook",
+                }
+            ),
+            FenError::EnPassantSyntax => {
+                f.write_str("invalid FEN en-passant square: expected '-' or a square like e3")
+            }
+            FenError::EnPassantRank { square } => write!(
+                f,
+                "invalid FEN en-passant square: {square} is not on rank 6 (White to move) \
+                 or rank 3 (Black to move)"
+            ),
+            FenError::EnPassantNoPawn { square } => write!(
+                f,
+                "invalid FEN en-passant square: {square} is not behind a pawn that just \
+                 advanced two squares"
+            ),
+            FenError::KingCount { color, count } => write!(
+                f,
+                "invalid FEN piece placement: {count} {} kings, expected exactly 1",
+                color_name(color)
+            ),
+            FenError::OpponentInCheck { color } => write!(
+                f,
+                "invalid FEN: the {} king is in check but it is not {}'s move",
+                color_name(color),
+                color_name(color)
+            ),
+            FenError::PawnOnBackRank { square } => write!(
+                f,
+                "invalid FEN piece placement: pawn on {square} (no pawn stands on rank 1 or 8)"
+            ),
+            FenError::HalfmoveClock => {
+                f.write_str("invalid FEN halfmove clock: expected a non-negative integer")
+            }
+            FenError::FullmoveNumber => {
+                f.write_str("invalid FEN fullmove number: expected a positive integer")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for FenError {}
+
+impl core::str::FromStr for Position {
+    type Err = FenError;
+    fn from_str(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen(fen)
+    }
+}
+
+impl Position {
+    /// Parses and validates a FEN. The halfmove clock and fullmove number may be left out
+    /// (they default to 0 and 1).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{FenError, FenField, Position};
+    /// assert!(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").is_ok());
+    /// assert_eq!(
+    ///     Position::from_fen("4k3/8/8/8/8/8/8/4K3"),
+    ///     Err(FenError::MissingField { field: FenField::SideToMove })
+    /// );
+    /// ```
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let mut fields = fen.split_ascii_whitespace();
+        let mut next = |field| fields.next().ok_or(FenError::MissingField { field });
+        let placement = next(FenField::Placement)?;
+        let side = next(FenField::SideToMove)?;
+        let castling = next(FenField::Castling)?;
+        let ep = next(FenField::EnPassant)?;
+        let halfmove = fields.next();
+        let fullmove = fields.next();
+        let extra = fields.count();
+        if extra > 0 {
+            return Err(FenError::TooManyFields { count: 6 + extra });
+        }
+
+        let board = parse_placement(placement)?;
+        let side = match side {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => return Err(FenError::SideToMove),
+        };
+        let castling = parse_castling(castling, &board)?;
+        let ep_square = parse_ep(ep, &board, side)?;
+        let halfmove_clock = match halfmove {
+            None => 0,
+            Some(text) => text.parse().map_err(|_| FenError::HalfmoveClock)?,
+        };
+        let fullmove_number = match fullmove {
+            None => 1,
+            Some(text) => match text.parse() {
+                Ok(n) if n > 0 => n,
+                _ => return Err(FenError::FullmoveNumber),
+            },
+        };
+
+        let opponent = !side;
+        let king = board.bits(opponent, Piece::King).trailing_zeros() as usize;
+        if attacked::<Magic>(&board, side, king, board.occupied_bits()) {
+            return Err(FenError::OpponentInCheck { color: opponent });
+        }
+        Ok(Position {
+            board,
+            side,
+            castling,
+            ep_square,
+            halfmove_clock,
+            fullmove_number,
+        })
+    }
+}
+
+fn parse_placement(placement: &str) -> Result<Board, FenError> {
+    let ranks = placement.split('/').count();
+    if ranks != 8 {
+        return Err(FenError::RankCount { found: ranks });
+    }
+    let mut board = Board::empty();
+    for (row, text) in placement.split('/').enumerate() {
+        let rank = 7 - row as u8;
+        let mut file = 0usize;
+        for letter in text.chars() {
+            if let Some(skip) = letter.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += skip as usize;
+                continue;
+            }
+            let piece =
+                Piece::from_char(letter.to_ascii_lowercase()).ok_or(FenError::PieceLetter {
+                    rank: rank + 1,
+                    letter,
+                })?;
+            let color = if letter.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if let Some(square) = Square::from_file_rank(file as u8, rank) {
+                board.put(square, color, piece);
+            }
+            file += 1;
+        }
+        if file != 8 {
+            return Err(FenError::RankLength {
+                rank: rank + 1,
+                files: file,
+            });
+        }
+    }
+    for color in [Color::White, Color::Black] {
+        let count = board.bits(color, Piece::King).count_ones();
+        if count != 1 {
+            return Err(FenError::KingCount { color, count });
+        }
+    }
+    let pawns = board.bits(Color::White, Piece::Pawn) | board.bits(Color::Black, Piece::Pawn);
+    let back_ranks = 0xFF00_0000_0000_00FF;
+    if let Some(square) = crate::types::Bitboard(pawns & back_ranks)
+        .into_iter()
+        .next()
+    {
+        return Err(FenError::PawnOnBackRank { square });
+    }
+    Ok(board)
+}
+
+fn parse_castling(text: &str, board: &Board) -> Result<CastlingRights, FenError> {
+    let mut rights = CastlingRights::NONE;
+    if text == "-" {
+        return Ok(rights);
+    }
+    for letter in text.chars() {
+        let (color, kingside) = match letter {
+            'K' => (Color::White, true),
+            'Q' => (Color::White, false),
+            'k' => (Color::Black, true),
+            'q' => (Color::Black, false),
+            _ => return Err(FenError::CastlingLetter { letter }),
+        };
+        if rights.has(color, kingside) {
+            return Err(FenError::CastlingLetter { letter });
+        }
+        let base = if color == Color::White { 0 } else { 56 };
+        let king = Square::from_index(base + 4);
+        let rook = Square::from_index(base + if kingside { 7 } else { 0 });
+        for (square, piece) in [(king, Piece::King), (rook, Piece::Rook)] {
+            if board.bits(color, piece) & square.bit() == 0 {
+                return Err(FenError::CastlingMismatch {
+                    right: letter,
+                    square,
+                    missing: piece,
+                });
+            }
+        }
+        rights = rights.with(color, kingside);
+    }
+    Ok(rights)
+}
+
+fn parse_ep(text: &str, board: &Board, side: Color) -> Result<Option<Square>, FenError> {
+    if text == "-" {
+        return Ok(None);
+    }
+    let square: Square = text.parse().map_err(|_| FenError::EnPassantSyntax)?;
+    // (rank of the square, direction towards the pawn that moved)
+    let (rank, toward_pawn): (u8, i32) = match side {
+        Color::White => (5, -8),
+        Color::Black => (2, 8),
+    };
+    if square.rank() != rank {
+        return Err(FenError::EnPassantRank { square });
+    }
+    let pawn = Square::from_index((square.index() as i32 + toward_pawn) as u32);
+    let origin = Square::from_index((square.index() as i32 - toward_pawn) as u32);
+    let pawn_there = board.bits(!side, Piece::Pawn) & pawn.bit() != 0;
+    let path_empty = board.occupied_bits() & (square.bit() | origin.bit()) == 0;
+    if !pawn_there || !path_empty {
+        return Err(FenError::EnPassantNoPawn { square });
+    }
+    Ok(Some(square))
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                let square = Square::from_index(rank * 8 + file);
+                match self.board.piece_at(square) {
+                    None => empty += 1,
+                    Some((color, piece)) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        let letter = piece.uci_char();
+                        let letter = match color {
+                            Color::White => letter.to_ascii_uppercase(),
+                            Color::Black => letter,
+                        };
+                        write!(f, "{letter}")?;
+                    }
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        let side = match self.side {
+            Color::White => 'w',
+            Color::Black => 'b',
+        };
+        write!(f, " {side} {} ", self.castling)?;
+        match self.ep_square {
+            Some(square) => write!(f, "{square}")?,
+            None => f.write_str("-")?,
+        }
+        write!(f, " {} {}", self.halfmove_clock, self.fullmove_number)
+    }
+}

@@ -1,0 +1,420 @@
+//! Moves as values: [`Move`] (16 bits), UCI text, the fixed-capacity [`MoveList`] and
+//! [`MoveCounts`], and the visitor that collects a position's legal moves.
+
+use crate::board::Board;
+use crate::status::StatusFlags;
+use crate::types::{Piece, Square};
+use crate::visitor::Visitor;
+use core::fmt;
+
+/// What a move does beyond moving a piece from one square to another.
+///
+/// # Examples
+/// ```
+/// use constmove::{MoveKind, Piece};
+/// assert_eq!(MoveKind::Promotion(Piece::Queen).promotion(), Some(Piece::Queen));
+/// assert_eq!(MoveKind::Normal.promotion(), None);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum MoveKind {
+    /// A plain move or capture, pawn single pushes included.
+    Normal,
+    /// A pawn's two-square advance.
+    DoublePush,
+    /// Castling; the move's squares are the king's.
+    Castle,
+    /// An en-passant capture.
+    EnPassant,
+    /// A promotion (push or capture) to the given piece.
+    Promotion(Piece),
+}
+
+impl MoveKind {
+    /// The promotion piece, if this is a promotion.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::MoveKind;
+    /// assert_eq!(MoveKind::Castle.promotion(), None);
+    /// ```
+    pub const fn promotion(self) -> Option<Piece> {
+        match self {
+            MoveKind::Promotion(piece) => Some(piece),
+            _ => None,
+        }
+    }
+
+    const fn code(self) -> u16 {
+        match self {
+            MoveKind::Normal => 0,
+            MoveKind::DoublePush => 1,
+            MoveKind::Castle => 2,
+            MoveKind::EnPassant => 3,
+            MoveKind::Promotion(piece) => 3 + piece as u16,
+        }
+    }
+
+    const fn from_code(code: u16) -> MoveKind {
+        match code {
+            1 => MoveKind::DoublePush,
+            2 => MoveKind::Castle,
+            3 => MoveKind::EnPassant,
+            4 => MoveKind::Promotion(Piece::Knight),
+            5 => MoveKind::Promotion(Piece::Bishop),
+            6 => MoveKind::Promotion(Piece::Rook),
+            7 => MoveKind::Promotion(Piece::Queen),
+            _ => MoveKind::Normal,
+        }
+    }
+}
+
+/// A move in 16 bits: origin (6), destination (6) and [`MoveKind`] (4). Displays as UCI,
+/// castling as the king's move (`e1g1`).
+///
+/// # Examples
+/// ```
+/// use constmove::{Move, MoveKind, Piece, Square};
+/// let mv = Move::new(
+///     "e7".parse().unwrap(), "e8".parse().unwrap(), MoveKind::Promotion(Piece::Knight));
+/// assert_eq!(mv.to_string(), "e7e8n");
+/// assert_eq!(core::mem::size_of::<Move>(), 2);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move(u16);
+
+impl Move {
+    /// A move from its parts.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Move, MoveKind};
+    /// let mv = Move::new("g1".parse().unwrap(), "f3".parse().unwrap(), MoveKind::Normal);
+    /// assert_eq!(mv.from().to_string(), "g1");
+    /// ```
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
+        Move(from.index() as u16 | (to.index() as u16) << 6 | kind.code() << 12)
+    }
+
+    /// The origin square (the king's for castling).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Move, MoveKind};
+    /// let mv = Move::new("e1".parse().unwrap(), "g1".parse().unwrap(), MoveKind::Castle);
+    /// assert_eq!(mv.from().to_string(), "e1");
+    /// ```
+    pub const fn from(self) -> Square {
+        Square::from_index((self.0 & 63) as u32)
+    }
+
+    /// The destination square (the king's for castling).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Move, MoveKind};
+    /// let mv = Move::new("e1".parse().unwrap(), "g1".parse().unwrap(), MoveKind::Castle);
+    /// assert_eq!(mv.to().to_string(), "g1");
+    /// ```
+    pub const fn to(self) -> Square {
+        Square::from_index(((self.0 >> 6) & 63) as u32)
+    }
+
+    /// The kind of move.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Move, MoveKind};
+    /// let mv = Move::new("e5".parse().unwrap(), "d6".parse().unwrap(), MoveKind::EnPassant);
+    /// assert_eq!(mv.kind(), MoveKind::EnPassant);
+    /// ```
+    pub const fn kind(self) -> MoveKind {
+        MoveKind::from_code(self.0 >> 12)
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(piece) = self.kind().promotion() {
+            write!(f, "{}", piece.uci_char())?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a UCI move was not accepted.
+///
+/// # Examples
+/// ```
+/// use constmove::{Position, UciMoveError};
+/// let pos = Position::startpos();
+/// assert!(matches!(pos.parse_uci("e2e5"), Err(UciMoveError::Illegal { .. })));
+/// assert!(matches!(pos.parse_uci("e2"), Err(UciMoveError::Malformed { .. })));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum UciMoveError {
+    /// Not of the form `<from><to>[promotion]`, like `e2e4` or `e7e8q`.
+    Malformed {
+        /// Length of the text, for the message.
+        len: usize,
+    },
+    /// Well formed, but not a legal move in the position.
+    Illegal {
+        /// The origin square given.
+        from: Square,
+        /// The destination square given.
+        to: Square,
+        /// The promotion piece given, if any.
+        promotion: Option<Piece>,
+    },
+}
+
+impl fmt::Display for UciMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            UciMoveError::Malformed { len } => write!(
+                f,
+                "malformed UCI move ({len} characters; expected from, to and an optional \
+                 promotion letter, like e2e4 or e7e8q)"
+            ),
+            UciMoveError::Illegal {
+                from,
+                to,
+                promotion,
+            } => {
+                write!(f, "illegal move {from}{to}")?;
+                if let Some(piece) = promotion {
+                    write!(f, "{}", piece.uci_char())?;
+                }
+                f.write_str(" in this position")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for UciMoveError {}
+
+/// Splits UCI text into squares and an optional promotion piece.
+pub(crate) fn parse_uci_parts(text: &str) -> Result<(Square, Square, Option<Piece>), UciMoveError> {
+    let malformed = UciMoveError::Malformed { len: text.len() };
+    if !(4..=5).contains(&text.len()) || !text.is_ascii() {
+        return Err(malformed);
+    }
+    let from = text[0..2].parse().map_err(|_| malformed)?;
+    let to = text[2..4].parse().map_err(|_| malformed)?;
+    let promotion = match text[4..].chars().next() {
+        None => None,
+        Some(c) => match Piece::from_char(c) {
+            Some(p @ (Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen)) => Some(p),
+            _ => return Err(malformed),
+        },
+    };
+    Ok((from, to, promotion))
+}
+
+/// The most legal moves any chess position has.
+pub const MAX_MOVES: usize = 218;
+
+/// A fixed-capacity list of moves: no allocation. Derefs to `[Move]`.
+///
+/// # Examples
+/// ```
+/// use constmove::Position;
+/// let moves = Position::startpos().legal_moves();
+/// assert_eq!(moves.len(), 20);
+/// assert!(moves.iter().any(|mv| mv.to_string() == "g1f3"));
+/// ```
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::MoveList;
+    /// assert!(MoveList::new().is_empty());
+    /// ```
+    pub const fn new() -> MoveList {
+        MoveList {
+            moves: [Move(0); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a move; a list already holding [`MAX_MOVES`] moves ignores it (no legal
+    /// position has more).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Move, MoveKind, MoveList};
+    /// let mut list = MoveList::new();
+    /// list.push(Move::new("a2".parse().unwrap(), "a3".parse().unwrap(), MoveKind::Normal));
+    /// assert_eq!(list.len(), 1);
+    /// ```
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = mv;
+            self.len += 1;
+        }
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl core::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Per-root-move counts from [`crate::divide`]: a fixed-capacity list of `(Move, u64)`.
+///
+/// # Examples
+/// ```
+/// use constmove::{divide, Backend, Position};
+/// let counts = divide(&Position::startpos(), 1, Backend::Magic).unwrap();
+/// assert!(counts.iter().all(|&(_, n)| n == 1));
+/// assert_eq!(counts.total(), 20);
+/// ```
+#[derive(Clone)]
+pub struct MoveCounts {
+    entries: [(Move, u64); MAX_MOVES],
+    len: usize,
+}
+
+impl MoveCounts {
+    /// An empty list.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::MoveCounts;
+    /// assert_eq!(MoveCounts::new().total(), 0);
+    /// ```
+    pub const fn new() -> MoveCounts {
+        MoveCounts {
+            entries: [(Move(0), 0); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a count (ignored when full, as [`MoveList::push`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Move, MoveCounts, MoveKind};
+    /// let mut counts = MoveCounts::new();
+    /// counts.push(Move::new("a2".parse().unwrap(), "a3".parse().unwrap(), MoveKind::Normal), 5);
+    /// assert_eq!(counts.total(), 5);
+    /// ```
+    pub fn push(&mut self, mv: Move, count: u64) {
+        if let Some(slot) = self.entries.get_mut(self.len) {
+            *slot = (mv, count);
+            self.len += 1;
+        }
+    }
+
+    /// The sum of the counts.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{divide, Backend, Position};
+    /// assert_eq!(divide(&Position::startpos(), 2, Backend::Auto).unwrap().total(), 400);
+    /// ```
+    pub fn total(&self) -> u64 {
+        self.iter().map(|&(_, n)| n).sum()
+    }
+}
+
+impl Default for MoveCounts {
+    fn default() -> MoveCounts {
+        MoveCounts::new()
+    }
+}
+
+impl core::ops::Deref for MoveCounts {
+    type Target = [(Move, u64)];
+    fn deref(&self) -> &[(Move, u64)] {
+        &self.entries[..self.len]
+    }
+}
+
+impl fmt::Debug for MoveCounts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Collects legal moves into a [`MoveList`].
+pub(crate) struct Collector(pub(crate) MoveList);
+
+impl Collector {
+    #[inline(always)]
+    fn add(&mut self, from: Square, to: Square, kind: MoveKind) {
+        self.0.push(Move::new(from, to, kind));
+    }
+}
+
+impl Visitor for Collector {
+    #[inline(always)]
+    fn king<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
+        self.add(from, to, MoveKind::Normal);
+    }
+    #[inline(always)]
+    fn castle<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
+        self.add(from, to, MoveKind::Castle);
+    }
+    #[inline(always)]
+    fn pawn_push<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
+        self.add(from, to, MoveKind::Normal);
+    }
+    #[inline(always)]
+    fn pawn_double_push<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
+        self.add(from, to, MoveKind::DoublePush);
+    }
+    #[inline(always)]
+    fn pawn_capture<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
+        self.add(from, to, MoveKind::Normal);
+    }
+    #[inline(always)]
+    fn en_passant<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
+        self.add(from, to, MoveKind::EnPassant);
+    }
+    #[inline(always)]
+    fn promotion<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square, piece: Piece) {
+        self.add(from, to, MoveKind::Promotion(piece));
+    }
+    #[inline(always)]
+    fn knight<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
+        self.add(from, to, MoveKind::Normal);
+    }
+    #[inline(always)]
+    fn bishop<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
+        self.add(from, to, MoveKind::Normal);
+    }
+    #[inline(always)]
+    fn rook<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
+        self.add(from, to, MoveKind::Normal);
+    }
+    #[inline(always)]
+    fn queen<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
+        self.add(from, to, MoveKind::Normal);
+    }
+}

@@ -1,0 +1,215 @@
+//! Perft: counting the leaves of the legal move tree. The last ply is bulk-counted (the
+//! popcounts of the target sets; no child board is built), and `divide` splits the count by
+//! root move.
+
+use crate::board::Board;
+use crate::dispatch::{StatusOp, dispatch};
+use crate::movegen::{Counter, generate};
+use crate::position::Position;
+use crate::slider::{Backend, BackendOp, BackendUnavailable, SliderBackend, with_backend};
+use crate::status::StatusFlags;
+use crate::types::{Color, Piece, Square};
+use crate::visitor::{Visitor, visit};
+use core::marker::PhantomData;
+
+/// The number of leaves of the legal move tree `depth` plies deep (`1` at depth 0), on the
+/// fastest backend for this CPU.
+///
+/// # Examples
+/// ```
+/// use constmove::{perft, Position};
+/// assert_eq!(perft(&Position::startpos(), 4), 197_281);
+/// ```
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    perft_with(position, depth, Backend::Auto).expect("the automatic backend always resolves")
+}
+
+/// [`perft`] on a chosen backend; an error when `backend` is `Pext` on a CPU without BMI2.
+///
+/// # Examples
+/// ```
+/// use constmove::{perft_with, Backend, Position};
+/// let kiwipete: Position =
+///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+/// assert_eq!(perft_with(&kiwipete, 3, Backend::Magic), Ok(97_862));
+/// ```
+pub fn perft_with(
+    position: &Position,
+    depth: u32,
+    backend: Backend,
+) -> Result<u64, BackendUnavailable> {
+    if depth == 0 {
+        backend.resolve()?;
+        return Ok(1);
+    }
+    with_backend(
+        backend,
+        PerftRoot {
+            board: position.board(),
+            ep: position.ep_index(),
+            status: position.status_index(),
+            depth,
+        },
+    )
+}
+
+/// [`perft`] of each legal root move, in the order [`Position::legal_moves`] lists them.
+/// At depth 0 there are no root moves and the list is empty.
+///
+/// # Examples
+/// ```
+/// use constmove::{divide, Backend, Position};
+/// let counts = divide(&Position::startpos(), 3, Backend::Auto).unwrap();
+/// assert_eq!(counts.len(), 20);
+/// assert_eq!(counts.iter().map(|(_, n)| n).sum::<u64>(), 8_902);
+/// let e2e4 = counts.iter().find(|(mv, _)| mv.to_string() == "e2e4").unwrap();
+/// assert_eq!(e2e4.1, 600);
+/// ```
+pub fn divide(
+    position: &Position,
+    depth: u32,
+    backend: Backend,
+) -> Result<crate::moves::MoveCounts, BackendUnavailable> {
+    backend.resolve()?;
+    let mut counts = crate::moves::MoveCounts::new();
+    if depth == 0 {
+        return Ok(counts);
+    }
+    for mv in position.legal_moves().iter().copied() {
+        let mut child = position.clone();
+        child.play_unchecked(mv);
+        counts.push(mv, perft_with(&child, depth - 1, backend)?);
+    }
+    Ok(counts)
+}
+
+struct PerftRoot<'a> {
+    board: &'a Board,
+    ep: u8,
+    status: u8,
+    depth: u32,
+}
+
+impl BackendOp for PerftRoot<'_> {
+    type Output = u64;
+    unsafe fn run<B: SliderBackend>(self) -> u64 {
+        dispatch(
+            self.status,
+            PerftStatus::<B> {
+                root: self,
+                backend: PhantomData,
+            },
+        )
+    }
+}
+
+struct PerftStatus<'a, B> {
+    root: PerftRoot<'a>,
+    backend: PhantomData<B>,
+}
+
+impl<B: SliderBackend> StatusOp for PerftStatus<'_, B> {
+    type Output = u64;
+    fn run<S: StatusFlags>(self) -> u64 {
+        // SAFETY: a PerftStatus<B> is only built by `PerftRoot::run::<B>`, whose caller
+        // guarantees the CPU supports B.
+        unsafe { B::perft::<S>(self.root.board, self.root.ep, self.root.depth) }
+    }
+}
+
+/// The body of every perft entry: bulk count at depth 1, else visit and recurse.
+#[inline(always)]
+pub(crate) fn node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8, depth: u32) -> u64 {
+    if depth <= 1 {
+        let mut counter = Counter(0);
+        generate::<S, B, _>(board, ep, &mut counter);
+        return counter.0;
+    }
+    let mut visitor = PerftVisitor::<B> {
+        child_depth: depth - 1,
+        nodes: 0,
+        backend: PhantomData,
+    };
+    visit::<S, B, _>(board, ep, &mut visitor);
+    visitor.nodes
+}
+
+/// Descends into every child with its status as a type.
+struct PerftVisitor<B> {
+    child_depth: u32,
+    nodes: u64,
+    backend: PhantomData<B>,
+}
+
+/// The colour that made the move leading to status `C`.
+#[inline(always)]
+fn mover<C: StatusFlags>() -> Color {
+    Color::from_white(!C::WHITE)
+}
+
+impl<B: SliderBackend> PerftVisitor<B> {
+    #[inline(always)]
+    fn descend<C: StatusFlags>(&mut self, child: &Board, ep: u8) {
+        // SAFETY: the visitor runs inside one of B's entries, so the CPU supports B.
+        self.nodes += unsafe { B::perft::<C>(child, ep, self.child_depth) };
+    }
+
+    #[inline(always)]
+    fn piece_move<C: StatusFlags>(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        from: Square,
+        to: Square,
+    ) {
+        self.descend::<C>(&board.after_move(mover::<C>(), piece, from, to), 0);
+    }
+}
+
+impl<B: SliderBackend> Visitor for PerftVisitor<B> {
+    #[inline(always)]
+    fn king<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::King, from, to);
+    }
+    #[inline(always)]
+    fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.descend::<C>(&board.after_castle(mover::<C>(), from, to), 0);
+    }
+    #[inline(always)]
+    fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Pawn, from, to);
+    }
+    #[inline(always)]
+    fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let ep = ((from.index() + to.index()) / 2) as u8;
+        self.descend::<C>(&board.after_move(mover::<C>(), Piece::Pawn, from, to), ep);
+    }
+    #[inline(always)]
+    fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Pawn, from, to);
+    }
+    #[inline(always)]
+    fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.descend::<C>(&board.after_en_passant(mover::<C>(), from, to), 0);
+    }
+    #[inline(always)]
+    fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece) {
+        self.descend::<C>(&board.after_promotion(mover::<C>(), from, to, piece), 0);
+    }
+    #[inline(always)]
+    fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Knight, from, to);
+    }
+    #[inline(always)]
+    fn bishop<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Bishop, from, to);
+    }
+    #[inline(always)]
+    fn rook<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Rook, from, to);
+    }
+    #[inline(always)]
+    fn queen<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Queen, from, to);
+    }
+}

@@ -1,0 +1,426 @@
+//! [`Position`]: a [`Board`] plus the side to move, castling rights, en-passant square and
+//! move counters; the runtime face of the compile-time [`crate::Status`]. Built from FEN
+//! (see [`crate::fen`]), played by copy-make.
+
+use crate::board::{Board, castle_rook_squares};
+use crate::checks_and_pins::attacked;
+use crate::dispatch::{StatusOp, dispatch};
+use crate::moves::{Collector, Move, MoveKind, MoveList, UciMoveError, parse_uci_parts};
+use crate::slider::magic::Magic;
+use crate::slider::{Backend, BackendOp, SliderBackend, with_backend};
+use crate::status::StatusFlags;
+use crate::types::{Color, Piece, Square};
+use crate::visitor::Visitor;
+use core::marker::PhantomData;
+
+/// Castling rights as four flags.
+///
+/// # Examples
+/// ```
+/// use constmove::{CastlingRights, Color, Position};
+/// let rights = Position::startpos().castling_rights();
+/// assert!(rights.has(Color::Black, true) && rights.has(Color::White, false));
+/// assert_eq!(CastlingRights::NONE.to_string(), "-");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CastlingRights(u8);
+
+impl CastlingRights {
+    /// No rights.
+    pub const NONE: CastlingRights = CastlingRights(0);
+    /// All four rights.
+    pub const ALL: CastlingRights = CastlingRights(0b1111);
+
+    const fn bit(color: Color, kingside: bool) -> u8 {
+        1 << (2 * color as u8 + if kingside { 0 } else { 1 })
+    }
+
+    /// Whether `color` may still castle on the king side (`kingside`) or queen side.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{CastlingRights, Color};
+    /// assert!(CastlingRights::ALL.has(Color::White, true));
+    /// assert!(!CastlingRights::NONE.has(Color::White, true));
+    /// ```
+    pub const fn has(self, color: Color, kingside: bool) -> bool {
+        self.0 & Self::bit(color, kingside) != 0
+    }
+
+    /// These rights with one right added.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{CastlingRights, Color};
+    /// let rights = CastlingRights::NONE.with(Color::Black, false);
+    /// assert_eq!(rights.to_string(), "q");
+    /// ```
+    pub const fn with(self, color: Color, kingside: bool) -> CastlingRights {
+        CastlingRights(self.0 | Self::bit(color, kingside))
+    }
+
+    /// These rights with one right removed.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{CastlingRights, Color};
+    /// assert_eq!(CastlingRights::ALL.without(Color::White, true).to_string(), "Qkq");
+    /// ```
+    pub const fn without(self, color: Color, kingside: bool) -> CastlingRights {
+        CastlingRights(self.0 & !Self::bit(color, kingside))
+    }
+
+    /// The four flags as bits: 1 White king side, 2 White queen side, 4 Black king side,
+    /// 8 Black queen side.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::CastlingRights;
+    /// assert_eq!(CastlingRights::ALL.bits(), 15);
+    /// ```
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+}
+
+impl core::fmt::Display for CastlingRights {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.0 == 0 {
+            return f.write_str("-");
+        }
+        for (color, kingside, letter) in [
+            (Color::White, true, 'K'),
+            (Color::White, false, 'Q'),
+            (Color::Black, true, 'k'),
+            (Color::Black, false, 'q'),
+        ] {
+            if self.has(color, kingside) {
+                write!(f, "{letter}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A chess position: pieces, side to move, castling rights, en-passant square, and the
+/// halfmove clock and fullmove number. Parse one with [`str::parse`] or
+/// [`Position::from_fen`]; `Display` writes FEN back.
+///
+/// # Examples
+/// ```
+/// use constmove::{perft, Position};
+/// let pos: Position = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".parse().unwrap();
+/// assert_eq!(perft(&pos, 3), 2_812);
+/// assert_eq!(pos.to_string(), "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    pub(crate) board: Board,
+    pub(crate) side: Color,
+    pub(crate) castling: CastlingRights,
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmove_clock: u32,
+    pub(crate) fullmove_number: u32,
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+/// The standard starting position in FEN.
+pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+impl Position {
+    /// The standard starting position.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Position, STARTPOS_FEN};
+    /// assert_eq!(Position::startpos().to_string(), STARTPOS_FEN);
+    /// ```
+    pub fn startpos() -> Position {
+        match Position::from_fen(STARTPOS_FEN) {
+            Ok(position) => position,
+            Err(_) => unreachable!("the start position is valid"),
+        }
+    }
+
+    /// The pieces.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// assert_eq!(Position::startpos().board().occupied().count(), 32);
+    /// ```
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, Position};
+    /// assert_eq!(Position::startpos().side_to_move(), Color::White);
+    /// ```
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The castling rights.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{CastlingRights, Position};
+    /// assert_eq!(Position::startpos().castling_rights(), CastlingRights::ALL);
+    /// ```
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The en-passant target square, if the last move was a double push.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let pos: Position = "4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2".parse().unwrap();
+    /// assert_eq!(pos.ep_square().unwrap().to_string(), "e6");
+    /// ```
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Halfmoves since the last capture or pawn move.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// assert_eq!(Position::startpos().halfmove_clock(), 0);
+    /// ```
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// The move number, starting at 1 and incremented after Black's move.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// assert_eq!(Position::startpos().fullmove_number(), 1);
+    /// ```
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    /// Whether the side to move is in check.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let pos: Position = "4k3/8/8/8/8/8/8/R3K2r w - - 0 1".parse().unwrap();
+    /// assert!(pos.is_check());
+    /// assert!(!Position::startpos().is_check());
+    /// ```
+    pub fn is_check(&self) -> bool {
+        let us = self.side;
+        let king = self.board.bits(us, Piece::King);
+        king != 0
+            && attacked::<Magic>(
+                &self.board,
+                !us,
+                king.trailing_zeros() as usize,
+                self.board.occupied_bits(),
+            )
+    }
+
+    /// The dispatch index of this position's [`crate::Status`].
+    pub(crate) fn status_index(&self) -> u8 {
+        (self.side == Color::White) as u8
+            | (self.ep_square.is_some() as u8) << 1
+            | self.castling.bits() << 2
+    }
+
+    /// The en-passant square as an index (0 when there is none; then unused).
+    pub(crate) fn ep_index(&self) -> u8 {
+        self.ep_square.map_or(0, |square| square.index() as u8)
+    }
+
+    /// Every legal move, in generation order.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let pos: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
+    /// let moves = pos.legal_moves();
+    /// assert_eq!(moves.len(), 26);
+    /// assert!(moves.iter().any(|mv| mv.to_string() == "e1c1"));
+    /// ```
+    pub fn legal_moves(&self) -> MoveList {
+        let mut collector = Collector(MoveList::new());
+        // Listing moves is not the hot path: the portable backend is always available and
+        // keeps this instance of the generator out of the PEXT entries.
+        dispatch(
+            self.status_index(),
+            VisitStatus::<Collector, Magic> {
+                position: self,
+                visitor: &mut collector,
+                backend: PhantomData,
+            },
+        );
+        collector.0
+    }
+
+    /// Hands every legal move to `visitor`, on the fastest backend for this CPU.
+    ///
+    /// # Examples
+    /// See [`Visitor`].
+    pub fn visit<V: Visitor>(&self, visitor: &mut V) {
+        let visited = with_backend(
+            Backend::Auto,
+            VisitRoot {
+                position: self,
+                visitor,
+            },
+        );
+        debug_assert!(visited.is_ok(), "the automatic backend always resolves");
+    }
+
+    /// The legal move `text` (UCI, castling as `e1g1`) names in this position.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{MoveKind, Position};
+    /// let mv = Position::startpos().parse_uci("e2e4").unwrap();
+    /// assert_eq!(mv.kind(), MoveKind::DoublePush);
+    /// ```
+    pub fn parse_uci(&self, text: &str) -> Result<Move, UciMoveError> {
+        let (from, to, promotion) = parse_uci_parts(text)?;
+        self.legal_moves()
+            .iter()
+            .copied()
+            .find(|mv| mv.from() == from && mv.to() == to && mv.kind().promotion() == promotion)
+            .ok_or(UciMoveError::Illegal {
+                from,
+                to,
+                promotion,
+            })
+    }
+
+    /// Plays a legal move; an illegal one is rejected and leaves the position unchanged.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let mut pos = Position::startpos();
+    /// let e4 = pos.parse_uci("e2e4").unwrap();
+    /// pos.play(e4).unwrap();
+    /// assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    /// assert!(pos.play(e4).is_err());
+    /// ```
+    pub fn play(&mut self, mv: Move) -> Result<(), UciMoveError> {
+        if !self.legal_moves().contains(&mv) {
+            return Err(UciMoveError::Illegal {
+                from: mv.from(),
+                to: mv.to(),
+                promotion: mv.kind().promotion(),
+            });
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal here.
+    pub(crate) fn play_unchecked(&mut self, mv: Move) {
+        let us = self.side;
+        let them = !us;
+        let (from, to) = (mv.from(), mv.to());
+        let piece = match self.board.piece_at(from) {
+            Some((_, piece)) => piece,
+            None => return,
+        };
+        let capture = self.board.color_bits(them) & to.bit() != 0;
+        self.board = match mv.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => self.board.after_move(us, piece, from, to),
+            MoveKind::Castle => self.board.after_castle(us, from, to),
+            MoveKind::EnPassant => self.board.after_en_passant(us, from, to),
+            MoveKind::Promotion(promotion) => self.board.after_promotion(us, from, to, promotion),
+        };
+        if piece == Piece::King {
+            self.castling = self.castling.without(us, true).without(us, false);
+        }
+        // A move from or to a rook corner ends that corner's right, whoever moved.
+        for (color, kingside) in [
+            (Color::White, true),
+            (Color::White, false),
+            (Color::Black, true),
+            (Color::Black, false),
+        ] {
+            let (corner, _) = castle_rook_squares(castle_king_target(color, kingside));
+            if from == corner || to == corner {
+                self.castling = self.castling.without(color, kingside);
+            }
+        }
+        self.ep_square = None;
+        if mv.kind() == MoveKind::DoublePush {
+            // Record the square only when a pawn could take, as the generator's status does.
+            let their_pawns = self.board.bits(them, Piece::Pawn);
+            let beside = ((to.bit() << 1) & !0x0101_0101_0101_0101)
+                | ((to.bit() >> 1) & !0x8080_8080_8080_8080);
+            if their_pawns & beside != 0 {
+                self.ep_square = Square::new(((from.index() + to.index()) / 2) as u8);
+            }
+        }
+        if piece == Piece::Pawn || capture || mv.kind() == MoveKind::EnPassant {
+            self.halfmove_clock = 0;
+        } else {
+            self.halfmove_clock += 1;
+        }
+        if us == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.side = them;
+    }
+}
+
+/// Where `color`'s king lands when castling on that side.
+pub(crate) const fn castle_king_target(color: Color, kingside: bool) -> Square {
+    let base = if matches!(color, Color::White) { 0 } else { 56 };
+    Square::from_index(base + if kingside { 6 } else { 2 })
+}
+
+struct VisitRoot<'a, V> {
+    position: &'a Position,
+    visitor: &'a mut V,
+}
+
+impl<V: Visitor> BackendOp for VisitRoot<'_, V> {
+    type Output = ();
+    unsafe fn run<B: SliderBackend>(self) {
+        dispatch(
+            self.position.status_index(),
+            VisitStatus::<V, B> {
+                position: self.position,
+                visitor: self.visitor,
+                backend: PhantomData,
+            },
+        )
+    }
+}
+
+struct VisitStatus<'a, V, B> {
+    position: &'a Position,
+    visitor: &'a mut V,
+    backend: PhantomData<B>,
+}
+
+impl<V: Visitor, B: SliderBackend> StatusOp for VisitStatus<'_, V, B> {
+    type Output = ();
+    fn run<S: StatusFlags>(self) {
+        let position = self.position;
+        // SAFETY: built either with `Magic` (no CPU requirement) or by `VisitRoot::run::<B>`,
+        // whose caller guarantees the CPU supports B.
+        unsafe { B::visit::<S, V>(&position.board, position.ep_index(), self.visitor) }
+    }
+}

@@ -1,0 +1,39 @@
+//! The magic backend: a slider's attack-table index is `((occupied & mask) * magic) >> shift`,
+//! with magics found by the build-time search. Runs on every CPU.
+
+use super::SliderBackend;
+use crate::attacks::{MAGIC_BISHOP, MAGIC_ROOK, MagicEntry, SLIDER_MAGIC};
+use crate::board::Board;
+use crate::status::StatusFlags;
+use crate::visitor::Visitor;
+
+/// The portable backend.
+pub(crate) struct Magic;
+
+#[inline(always)]
+fn lookup(entry: &MagicEntry, occupied: u64) -> u64 {
+    let index = ((occupied & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
+    // SAFETY: the index is below 2^(64 - shift), and build.rs sized each square's block to
+    // exactly that (checked by `attacks::tests`).
+    unsafe { *SLIDER_MAGIC.get_unchecked(entry.offset + index) }
+}
+
+impl SliderBackend for Magic {
+    #[inline(always)]
+    fn rook(square: usize, occupied: u64) -> u64 {
+        lookup(&MAGIC_ROOK[square & 63], occupied)
+    }
+
+    #[inline(always)]
+    fn bishop(square: usize, occupied: u64) -> u64 {
+        lookup(&MAGIC_BISHOP[square & 63], occupied)
+    }
+
+    unsafe fn perft<S: StatusFlags>(board: &Board, ep: u8, depth: u32) -> u64 {
+        crate::perft::node::<S, Self>(board, ep, depth)
+    }
+
+    unsafe fn visit<S: StatusFlags, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
+        crate::visitor::visit::<S, Self, V>(board, ep, visitor)
+    }
+}

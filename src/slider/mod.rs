@@ -1,0 +1,237 @@
+//! Slider attacks and the choice of backend, made in this one place.
+//!
+//! Two sibling backends answer "which squares does a rook/bishop on `square` attack given
+//! `occupied`": [`pext`] (BMI2 `pext` indexing) and [`magic`] (multiply-shift indexing, any
+//! CPU). Each backend also owns the non-inlined *entries* of the generator: functions whose
+//! bodies inline the whole enumerator, compiled with that backend's CPU features, so a PEXT
+//! lookup is one inline instruction in every one of the 64 monomorphised enumerators while
+//! the same binary still runs on CPUs without BMI2.
+
+pub(crate) mod magic;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod pext;
+
+use crate::board::Board;
+use crate::status::StatusFlags;
+use crate::visitor::Visitor;
+use core::fmt;
+
+/// A slider backend: the lookups and the entries compiled for it.
+pub(crate) trait SliderBackend: 'static {
+    /// Squares a rook on `square` attacks.
+    fn rook(square: usize, occupied: u64) -> u64;
+    /// Squares a bishop on `square` attacks.
+    fn bishop(square: usize, occupied: u64) -> u64;
+
+    /// Bulk-counting perft of `board` (status `S`, en-passant target `ep`) to `depth >= 1`.
+    ///
+    /// # Safety
+    /// The CPU supports the backend's instructions ([`Backend::resolve`] checked it).
+    unsafe fn perft<S: StatusFlags>(board: &Board, ep: u8, depth: u32) -> u64;
+
+    /// Hands every legal move of `board` to `visitor`.
+    ///
+    /// # Safety
+    /// As for [`SliderBackend::perft`].
+    unsafe fn visit<S: StatusFlags, V: Visitor>(board: &Board, ep: u8, visitor: &mut V);
+}
+
+/// Which slider backend runs the generator.
+///
+/// # Examples
+/// ```
+/// use constmove::Backend;
+/// let chosen = Backend::Auto.resolve().unwrap();
+/// assert!(matches!(chosen, Backend::Pext | Backend::Magic));
+/// assert!(Backend::Magic.resolve().is_ok());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Backend {
+    /// PEXT when this CPU runs it fast (BMI2, and not an AMD CPU before Zen 3), else magic.
+    #[default]
+    Auto,
+    /// BMI2 `pext` indexing; an error where the CPU lacks BMI2.
+    Pext,
+    /// Magic multiply-shift indexing; runs everywhere.
+    Magic,
+}
+
+/// A backend was forced that this CPU cannot run.
+///
+/// # Examples
+/// ```
+/// use constmove::BackendUnavailable;
+/// let message = BackendUnavailable { backend: "pext" }.to_string();
+/// assert!(message.contains("pext"));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct BackendUnavailable {
+    /// The backend's name.
+    pub backend: &'static str,
+}
+
+impl fmt::Display for BackendUnavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "backend `{}` is not available on this CPU (it needs BMI2); use `auto` or `magic`",
+            self.backend
+        )
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for BackendUnavailable {}
+
+impl Backend {
+    /// The concrete backend (`Pext` or `Magic`) this choice runs on this CPU, or an error if
+    /// `Pext` was forced on a CPU without BMI2.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Backend;
+    /// assert_eq!(Backend::Magic.resolve(), Ok(Backend::Magic));
+    /// ```
+    pub fn resolve(self) -> Result<Backend, BackendUnavailable> {
+        match self {
+            Backend::Auto if pext_is_fast() => Ok(Backend::Pext),
+            Backend::Auto | Backend::Magic => Ok(Backend::Magic),
+            Backend::Pext if pext_is_supported() => Ok(Backend::Pext),
+            Backend::Pext => Err(BackendUnavailable { backend: "pext" }),
+        }
+    }
+
+    /// The lower-case name: `auto`, `pext` or `magic`.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Backend;
+    /// assert_eq!(Backend::Pext.name(), "pext");
+    /// assert_eq!("magic".parse::<Backend>(), Ok(Backend::Magic));
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Pext => "pext",
+            Backend::Magic => "magic",
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A backend name that is not `auto`, `pext` or `magic`.
+///
+/// # Examples
+/// ```
+/// use constmove::{Backend, ParseBackendError};
+/// assert_eq!("avx".parse::<Backend>(), Err(ParseBackendError));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ParseBackendError;
+
+impl fmt::Display for ParseBackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown backend (expected auto, pext or magic)")
+    }
+}
+
+impl core::str::FromStr for Backend {
+    type Err = ParseBackendError;
+    fn from_str(s: &str) -> Result<Backend, ParseBackendError> {
+        match s {
+            "auto" => Ok(Backend::Auto),
+            "pext" => Ok(Backend::Pext),
+            "magic" => Ok(Backend::Magic),
+            _ => Err(ParseBackendError),
+        }
+    }
+}
+
+/// The CPU executes `pext` (and the BMI1/POPCNT the PEXT entries also use).
+#[cfg(target_arch = "x86_64")]
+fn pext_is_supported() -> bool {
+    if cfg!(all(
+        target_feature = "bmi1",
+        target_feature = "bmi2",
+        target_feature = "popcnt"
+    )) {
+        return true;
+    }
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    if __cpuid(0).eax < 7 {
+        return false;
+    }
+    let popcnt = __cpuid(1).ecx & (1 << 23) != 0;
+    let features = __cpuid_count(7, 0).ebx;
+    let bmi1 = features & (1 << 3) != 0;
+    let bmi2 = features & (1 << 8) != 0;
+    popcnt && bmi1 && bmi2
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn pext_is_supported() -> bool {
+    false
+}
+
+/// The CPU executes `pext` in hardware: AMD (and Hygon) before family 0x19 (Zen 3) run it
+/// in microcode at hundreds of cycles, slower than magics.
+#[cfg(target_arch = "x86_64")]
+fn pext_is_fast() -> bool {
+    if cfg!(target_feature = "bmi2") {
+        // Built for a BMI2 target: the builder chose PEXT.
+        return true;
+    }
+    if !pext_is_supported() {
+        return false;
+    }
+    use core::arch::x86_64::__cpuid;
+    let vendor = __cpuid(0);
+    let is_amd_like = matches!(
+        (vendor.ebx, vendor.edx, vendor.ecx),
+        (0x6874_7541, 0x6974_6e65, 0x444d_4163) // "AuthenticAMD"
+            | (0x6f67_7948, 0x6e65_476e, 0x656e_6975) // "HygonGenuine"
+    );
+    let signature = __cpuid(1).eax;
+    let base_family = (signature >> 8) & 0xF;
+    let family = if base_family == 0xF {
+        base_family + ((signature >> 20) & 0xFF)
+    } else {
+        base_family
+    };
+    !(is_amd_like && family < 0x19)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn pext_is_fast() -> bool {
+    false
+}
+
+/// Runs `op` with the concrete backend type `backend` names (which must be resolved).
+pub(crate) trait BackendOp {
+    /// What the operation returns.
+    type Output;
+    /// Runs the operation on backend `B`.
+    ///
+    /// # Safety
+    /// The CPU supports `B`.
+    unsafe fn run<B: SliderBackend>(self) -> Self::Output;
+}
+
+/// Resolves `backend` and runs `op` on it.
+pub(crate) fn with_backend<O: BackendOp>(
+    backend: Backend,
+    op: O,
+) -> Result<O::Output, BackendUnavailable> {
+    match backend.resolve()? {
+        // SAFETY: `resolve` returned Pext only after checking the CPU runs BMI2/BMI1/POPCNT.
+        #[cfg(target_arch = "x86_64")]
+        Backend::Pext => Ok(unsafe { op.run::<pext::Pext>() }),
+        // SAFETY: the magic backend uses no optional CPU feature.
+        _ => Ok(unsafe { op.run::<magic::Magic>() }),
+    }
+}

@@ -1,0 +1,44 @@
+//! The PEXT backend: a slider's attack-table index is `pext(occupied, mask)`. Its entries are
+//! compiled with BMI2 (and BMI1, POPCNT) enabled so the lookups inline as single instructions.
+
+use super::SliderBackend;
+use crate::attacks::{PEXT_BISHOP, PEXT_ROOK, PextEntry, SLIDER_PEXT};
+use crate::board::Board;
+use crate::status::StatusFlags;
+use crate::visitor::Visitor;
+use core::arch::x86_64::_pext_u64;
+
+/// The BMI2 backend.
+pub(crate) struct Pext;
+
+#[inline(always)]
+fn lookup(entry: &PextEntry, occupied: u64) -> u64 {
+    // SAFETY: `Pext`'s lookups run only inside its entries below, which require BMI2 and are
+    // reached only after `Backend::resolve` detected it.
+    let index = unsafe { _pext_u64(occupied, entry.mask) } as usize;
+    // SAFETY: the index is below 2^popcount(mask), and build.rs sized each square's block to
+    // exactly that (checked by `attacks::tests`).
+    unsafe { *SLIDER_PEXT.get_unchecked(entry.offset + index) }
+}
+
+impl SliderBackend for Pext {
+    #[inline(always)]
+    fn rook(square: usize, occupied: u64) -> u64 {
+        lookup(&PEXT_ROOK[square & 63], occupied)
+    }
+
+    #[inline(always)]
+    fn bishop(square: usize, occupied: u64) -> u64 {
+        lookup(&PEXT_BISHOP[square & 63], occupied)
+    }
+
+    #[target_feature(enable = "bmi1,bmi2,popcnt")]
+    unsafe fn perft<S: StatusFlags>(board: &Board, ep: u8, depth: u32) -> u64 {
+        crate::perft::node::<S, Self>(board, ep, depth)
+    }
+
+    #[target_feature(enable = "bmi1,bmi2,popcnt")]
+    unsafe fn visit<S: StatusFlags, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
+        crate::visitor::visit::<S, Self, V>(board, ep, visitor)
+    }
+}

@@ -1,0 +1,275 @@
+//! The [`Visitor`] trait, and the sink that turns the generator's target sets into one
+//! visitor call per move with the child's status as a type: castling rights lost by a king or
+//! rook move or by a rook captured on its corner, and the en-passant flag after a double push,
+//! are decided here, per move, at compile time where possible.
+
+use crate::attacks::{NOT_FILE_A, NOT_FILE_H};
+use crate::board::Board;
+use crate::checks_and_pins::BitIter;
+use crate::movegen::{Sink, generate};
+use crate::slider::SliderBackend;
+use crate::status::{
+    ClearOurBoth, ClearOurK, ClearOurQ, ClearTheirK, ClearTheirQ, Flip, FlipSetEp, StatusFlags,
+};
+use crate::types::{Color, Piece, Square};
+
+/// Receives every legal move of a position, one method per kind of move.
+///
+/// Each method is generic over the child's status `C` (so a visitor that descends calls the
+/// generator for `C` with no runtime status at all) and is given the parent board and the
+/// move's squares. Implementations should be `#[inline(always)]`: the generator is inlined
+/// into one function per status, and so is the visitor. The visitor decides whether to
+/// descend; the child board is built with [`Board::after_move`] and friends, the mover being
+/// `Color::from_white(!C::WHITE)`.
+///
+/// # Examples
+/// Counting captures among the legal moves (a capture lands on an occupied square, or is
+/// en passant):
+/// ```
+/// use constmove::{Board, Piece, Position, Square, StatusFlags, Visitor};
+///
+/// #[derive(Default)]
+/// struct Captures(u32);
+///
+/// impl Captures {
+///     fn hit(&mut self, board: &Board, to: Square) {
+///         self.0 += board.occupied().contains(to) as u32;
+///     }
+/// }
+///
+/// impl Visitor for Captures {
+///     fn king<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
+///     fn castle<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+///     fn pawn_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+///     fn pawn_double_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+///     fn pawn_capture<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) { self.0 += 1 }
+///     fn en_passant<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) { self.0 += 1 }
+///     fn promotion<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square, _: Piece) {
+///         self.hit(b, to)
+///     }
+///     fn knight<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
+///     fn bishop<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
+///     fn rook<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
+///     fn queen<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
+/// }
+///
+/// // Kiwipete: 8 of its 48 moves capture.
+/// let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+///     .parse()
+///     .unwrap();
+/// let mut captures = Captures::default();
+/// pos.visit(&mut captures);
+/// assert_eq!(captures.0, 8);
+/// ```
+pub trait Visitor {
+    /// A king step (not castling).
+    fn king<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    /// Castling; `from`/`to` are the king's squares (`e1g1`).
+    fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    /// A single pawn push that does not promote.
+    fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    /// A double pawn push; `C::EP` tells whether the opponent can take it en passant.
+    fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    /// A pawn capture that does not promote (en passant excluded).
+    fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    /// An en-passant capture; `to` is the empty square the pawn lands on.
+    fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    /// A promotion (push or capture) to `piece`; called four times per promoting move.
+    fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece);
+    /// A knight move.
+    fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    /// A bishop move.
+    fn bishop<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    /// A rook move.
+    fn rook<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    /// A queen move.
+    fn queen<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+}
+
+/// Runs the generator for status `S` with `visitor`, on backend `B` (inlined into `B`'s
+/// entry).
+#[inline(always)]
+pub(crate) fn visit<S: StatusFlags, B: SliderBackend, V: Visitor>(
+    board: &Board,
+    ep: u8,
+    visitor: &mut V,
+) {
+    generate::<S, B, _>(board, ep, &mut VisitSink(visitor));
+}
+
+/// Turns target sets into visitor calls.
+pub(crate) struct VisitSink<'a, V>(pub(crate) &'a mut V);
+
+/// One piece kind's visitor method, callable with any child status.
+trait Kind {
+    fn call<C: StatusFlags, V: Visitor>(v: &mut V, board: &Board, from: Square, to: Square);
+}
+
+macro_rules! kinds {
+    ($($kind:ident => $method:ident),*) => {$(
+        struct $kind;
+        impl Kind for $kind {
+            #[inline(always)]
+            fn call<C: StatusFlags, V: Visitor>(v: &mut V, board: &Board, from: Square, to: Square) {
+                v.$method::<C>(board, from, to)
+            }
+        }
+    )*};
+}
+kinds!(KingKind => king, KnightKind => knight, BishopKind => bishop, RookKind => rook,
+    QueenKind => queen);
+
+/// The corner square of `white`'s rook on the king (`kingside`) or queen side.
+const fn corner(white: bool, kingside: bool) -> u64 {
+    let base = if white { 0 } else { 56 };
+    1 << (base + if kingside { 7 } else { 0 })
+}
+
+#[inline(always)]
+fn sq(index: usize) -> Square {
+    Square::from_index(index as u32)
+}
+
+/// Visits `from` → each of `targets` with kind `K`, where `M` is the status after the mover's
+/// own right changes. A capture on the opponent's rook corner while it still has that right
+/// takes the rook and the right with it.
+#[inline(always)]
+fn split_corners<M: StatusFlags, K: Kind, V: Visitor>(
+    v: &mut V,
+    board: &Board,
+    from: usize,
+    targets: u64,
+) {
+    let their_k = if M::THEIR_K {
+        corner(!M::WHITE, true)
+    } else {
+        0
+    };
+    let their_q = if M::THEIR_Q {
+        corner(!M::WHITE, false)
+    } else {
+        0
+    };
+    for to in BitIter(targets & !(their_k | their_q)) {
+        K::call::<Flip<M>, V>(v, board, sq(from), sq(to));
+    }
+    if targets & their_k != 0 {
+        let to = their_k.trailing_zeros() as usize;
+        K::call::<Flip<ClearTheirK<M>>, V>(v, board, sq(from), sq(to));
+    }
+    if targets & their_q != 0 {
+        let to = their_q.trailing_zeros() as usize;
+        K::call::<Flip<ClearTheirQ<M>>, V>(v, board, sq(from), sq(to));
+    }
+}
+
+impl<V: Visitor> Sink for VisitSink<'_, V> {
+    #[inline(always)]
+    fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64) {
+        split_corners::<ClearOurBoth<S>, KingKind, V>(self.0, board, from, targets);
+    }
+
+    #[inline(always)]
+    fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, king_to: usize) {
+        self.0
+            .castle::<Flip<ClearOurBoth<S>>>(board, sq(king_from), sq(king_to));
+    }
+
+    #[inline(always)]
+    fn piece<S: StatusFlags>(&mut self, board: &Board, piece: Piece, from: usize, targets: u64) {
+        match piece {
+            Piece::Knight => split_corners::<S, KnightKind, V>(self.0, board, from, targets),
+            Piece::Bishop => split_corners::<S, BishopKind, V>(self.0, board, from, targets),
+            Piece::Queen => split_corners::<S, QueenKind, V>(self.0, board, from, targets),
+            _ => {
+                // A rook leaving its corner takes the right of that side with it.
+                let from_bit = 1u64 << from;
+                if S::OUR_K && from_bit == corner(S::WHITE, true) {
+                    split_corners::<ClearOurK<S>, RookKind, V>(self.0, board, from, targets);
+                } else if S::OUR_Q && from_bit == corner(S::WHITE, false) {
+                    split_corners::<ClearOurQ<S>, RookKind, V>(self.0, board, from, targets);
+                } else {
+                    split_corners::<S, RookKind, V>(self.0, board, from, targets);
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_pushes<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
+        for to in BitIter(targets) {
+            let from = (to as isize - delta as isize) as usize;
+            self.0.pawn_push::<Flip<S>>(board, sq(from), sq(to));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_double_pushes<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
+        // The opponent can take en passant only with a pawn beside the arrival square.
+        let their_pawns = board.bits(Color::from_white(!S::WHITE), Piece::Pawn);
+        let beside = ((their_pawns & NOT_FILE_A) >> 1) | ((their_pawns & NOT_FILE_H) << 1);
+        for to in BitIter(targets & beside) {
+            let from = (to as isize - delta as isize) as usize;
+            self.0
+                .pawn_double_push::<FlipSetEp<S>>(board, sq(from), sq(to));
+        }
+        for to in BitIter(targets & !beside) {
+            let from = (to as isize - delta as isize) as usize;
+            self.0.pawn_double_push::<Flip<S>>(board, sq(from), sq(to));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_captures<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
+        for to in BitIter(targets) {
+            let from = (to as isize - delta as isize) as usize;
+            self.0.pawn_capture::<Flip<S>>(board, sq(from), sq(to));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
+        let their_k = if S::THEIR_K {
+            corner(!S::WHITE, true)
+        } else {
+            0
+        };
+        let their_q = if S::THEIR_Q {
+            corner(!S::WHITE, false)
+        } else {
+            0
+        };
+        for to in BitIter(targets & !(their_k | their_q)) {
+            promote::<Flip<S>, V>(self.0, board, to, delta);
+        }
+        if targets & their_k != 0 {
+            promote::<Flip<ClearTheirK<S>>, V>(
+                self.0,
+                board,
+                their_k.trailing_zeros() as usize,
+                delta,
+            );
+        }
+        if targets & their_q != 0 {
+            promote::<Flip<ClearTheirQ<S>>, V>(
+                self.0,
+                board,
+                their_q.trailing_zeros() as usize,
+                delta,
+            );
+        }
+    }
+
+    #[inline(always)]
+    fn en_passant<S: StatusFlags>(&mut self, board: &Board, from: usize, to: usize) {
+        self.0.en_passant::<Flip<S>>(board, sq(from), sq(to));
+    }
+}
+
+#[inline(always)]
+fn promote<C: StatusFlags, V: Visitor>(v: &mut V, board: &Board, to: usize, delta: i8) {
+    let from = sq((to as isize - delta as isize) as usize);
+    for piece in Piece::PROMOTIONS {
+        v.promotion::<C>(board, from, sq(to), piece);
+    }
+}
