@@ -1,2 +1,135 @@
-//! The `constmove` command (placeholder until the CLI lands).
-fn main() {}
+//! The `constmove` command: perft with timing, divide, the perftree debugger protocol and
+//! perft-suite checks, on top of the `constmove` library.
+//!
+//! Run `constmove --help` for the commands. Errors are one line on stderr and exit status
+//! 2; a closed stdout (`constmove perft 5 --divide | head -1`) ends the program quietly.
+//! Arguments are parsed by hand and JSON is written by hand: the crate uses std only.
+
+mod args;
+mod error;
+mod json;
+mod perft;
+mod perftree;
+mod suite;
+mod suite_file;
+
+use error::{CliError, CliResult};
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// The text of `constmove --help`.
+const USAGE: &str = "\
+constmove - a fast legal chess move generator
+
+USAGE:
+    constmove perft [DEPTH] [--fen FEN] [--divide] [--json] [--backend B]
+    constmove perftree DEPTH FEN [MOVES...] [--backend B]
+    constmove suite FILE [--max-nodes N] [--json] [--backend B]
+    constmove help | --help | -h
+    constmove --version
+
+COMMANDS:
+    perft      Count the leaves of the move tree DEPTH plies deep (default: the start
+               position, depth 6) and print `nodes N`, `seconds S`, `Mnps M` (million
+               nodes per second) and `backend NAME` (the backend that ran).
+                 --fen FEN   the position, as one quoted argument (or --fen=FEN)
+                 --divide    first print `move count` for each root move, then a blank line
+                 --json      print one JSON object instead:
+                             {\"nodes\":N,\"seconds\":S,\"nps\":R,\"backend\":\"NAME\"}
+                             (with --divide also \"divide\":{\"e2e4\":N,...})
+    perftree   The protocol of the perftree debugger (github.com/agnishom/perftree): play
+               the space-separated UCI MOVES (one argument, possibly empty, or several)
+               from FEN, then print `move count` for each root move, a blank line and the
+               total. perftree runs a script with DEPTH FEN MOVES, so give it one holding
+                   #!/bin/sh
+                   exec constmove perftree \"$@\"
+    suite      Check every count of a perft file against ours. Two formats, told apart by
+               content: EPD lines `FEN ;D1 20 ;D2 400 ...`, or a .perft file of `id NAME`,
+               `epd FEN` and `perft DEPTH NODES` lines. Blank lines and # comments are
+               ignored. Counts above N nodes are skipped (--max-nodes N, default
+               10000000). Prints each mismatch (line, FEN, depth, expected, got), then
+               `P passed, F failed` (and `, S skipped` if any) as the last line; --json
+               prints one object {\"passed\":P,\"failed\":F,\"skipped\":S,\"backend\":...,
+               \"mismatches\":[{\"line\":L,\"fen\":...,\"depth\":D,\"expected\":E,\"got\":G}]}.
+               Exit status 1 if any count differs.
+               Standard chess only: every FEN is checked before counting, and one the parser
+               rejects (e.g. Chess960/X-FEN castling rights as in fischer.epd or some of
+               shakmaty_tricky.perft) stops the suite with exit status 2 and one line naming
+               the file line and the FEN error.
+
+OPTIONS:
+    --backend auto|pext|magic
+               The slider-attack backend (default auto: pext where the CPU runs it fast,
+               else magic). Forcing pext on a CPU without BMI2 is an error.
+
+DEPTH is a whole number from 0 to 20 (depth 0 counts 1 node).
+Exit status: 0 success, 1 suite mismatches, 2 bad arguments or input (one line on stderr).
+";
+
+fn main() -> ExitCode {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = collect_args()
+        .and_then(|args| run(&args, &mut out))
+        // Flushing is where a late broken pipe shows up; it must go through the same
+        // handling as every other write.
+        .and_then(|status| Ok(out.flush().map(|()| status)?));
+    match result {
+        Ok(status) => ExitCode::from(status),
+        Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
+        Err(error) => {
+            // If even stderr is gone there is no one left to tell.
+            let _ = writeln!(io::stderr(), "constmove: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The arguments after the program name. `std::env::args` would panic on an argument that
+/// is not UTF-8; this reports it instead.
+fn collect_args() -> CliResult<Vec<String>> {
+    std::env::args_os()
+        .skip(1)
+        .enumerate()
+        .map(|(index, arg)| {
+            arg.into_string().map_err(|arg| {
+                CliError::usage(format!(
+                    "argument {} is not valid UTF-8: {arg:?}",
+                    index + 1
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Runs the command `args` names, writing its output to `out`; returns the exit status.
+fn run(args: &[String], out: &mut impl Write) -> CliResult {
+    let Some((command, rest)) = args.split_first() else {
+        // No command at all: the usage, but as an error, since nothing was done.
+        let _ = io::stderr().write_all(USAGE.as_bytes());
+        return Ok(2);
+    };
+    match command.as_str() {
+        "help" | "--help" | "-h" => write_usage(out),
+        "--version" | "-V" => {
+            writeln!(out, "constmove {}", env!("CARGO_PKG_VERSION"))?;
+            Ok(0)
+        }
+        "perft" | "perftree" | "suite" if args::wants_help(rest) => write_usage(out),
+        "perft" => perft::run(rest, out),
+        "perftree" => perftree::run(rest, out),
+        "suite" => suite::run(rest, out),
+        other if other.starts_with('-') => Err(CliError::usage(format!(
+            "unknown option {other:?} (try 'constmove --help')"
+        ))),
+        other => Err(CliError::usage(format!(
+            "unknown command {other:?} (try 'constmove --help')"
+        ))),
+    }
+}
+
+/// Prints [`USAGE`] to `out`; exit status 0.
+fn write_usage(out: &mut impl Write) -> CliResult {
+    out.write_all(USAGE.as_bytes())?;
+    Ok(0)
+}

@@ -1,0 +1,201 @@
+//! Hand-rolled argument parsing: a small option scanner shared by the commands, and the
+//! parsers for the values they take (depth, backend, FEN, counts).
+//!
+//! Every error here is a [`CliError::Usage`] whose message quotes the offending text with
+//! `{:?}`, so that even an argument containing a newline still yields a one-line message.
+
+use crate::error::{CliError, CliResult};
+use constmove::{Backend, Position};
+
+/// The deepest perft the command line accepts. Depth 20 is far beyond any count that could
+/// finish; the limit exists to catch typos such as `perft 60` for `perft 6`.
+pub const MAX_DEPTH: u32 = 20;
+
+/// The options one command accepts.
+pub struct Spec {
+    /// Options without a value, like `--divide`.
+    pub flags: &'static [&'static str],
+    /// Options with a value, written `--fen FEN` or `--fen=FEN`.
+    pub valued: &'static [&'static str],
+}
+
+/// A command line split into positional arguments and options.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// The positional arguments, in order.
+    pub positionals: Vec<String>,
+    flags: Vec<&'static str>,
+    values: Vec<(&'static str, String)>,
+}
+
+impl Parsed {
+    /// Whether the flag `name` was given.
+    pub fn flag(&self, name: &str) -> bool {
+        self.flags.contains(&name)
+    }
+
+    /// The value of option `name`; when it is repeated the last one wins, as in most tools.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .rev()
+            .find(|(option, _)| *option == name)
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// Whether `arg` looks like an option. A lone `-` and negative numbers are positional, so
+/// that `perft -1` is reported as a bad depth rather than an unknown option.
+fn is_option(arg: &str) -> bool {
+    let mut chars = arg.chars();
+    chars.next() == Some('-') && chars.next().is_some_and(|c| !c.is_ascii_digit())
+}
+
+/// Whether the user asked for help anywhere before a `--` separator.
+pub fn wants_help(args: &[String]) -> bool {
+    args.iter()
+        .take_while(|arg| *arg != "--")
+        .any(|arg| arg == "--help" || arg == "-h")
+}
+
+/// Splits `args` (the words after the command name) according to `spec`. Everything after
+/// a `--` is positional.
+pub fn parse(args: &[String], spec: &Spec) -> CliResult<Parsed> {
+    let mut parsed = Parsed::default();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if arg == "--" {
+            parsed.positionals.extend(rest.by_ref().cloned());
+            break;
+        }
+        if !is_option(arg) {
+            parsed.positionals.push(arg.clone());
+            continue;
+        }
+        let (name, inline_value) = match arg.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (arg.as_str(), None),
+        };
+        if let Some(&flag) = spec.flags.iter().find(|flag| **flag == name) {
+            if inline_value.is_some() {
+                return Err(CliError::usage(format!("option {flag} takes no value")));
+            }
+            parsed.flags.push(flag);
+        } else if let Some(&option) = spec.valued.iter().find(|option| **option == name) {
+            let value = match inline_value {
+                Some(value) => value.to_owned(),
+                None => rest
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| CliError::usage(format!("option {option} needs a value")))?,
+            };
+            parsed.values.push((option, value));
+        } else {
+            return Err(CliError::usage(format!(
+                "unknown option {arg:?} (try 'constmove --help')"
+            )));
+        }
+    }
+    Ok(parsed)
+}
+
+/// A perft depth: a whole number from 0 to [`MAX_DEPTH`].
+pub fn parse_depth(text: &str) -> CliResult<u32> {
+    match text.parse::<u32>() {
+        Ok(depth) if depth <= MAX_DEPTH => Ok(depth),
+        Ok(depth) => Err(CliError::usage(format!(
+            "depth {depth} is too large (at most {MAX_DEPTH})"
+        ))),
+        Err(_) => Err(CliError::usage(format!(
+            "invalid depth {text:?}: expected a whole number from 0 to {MAX_DEPTH}"
+        ))),
+    }
+}
+
+/// A node count such as `--max-nodes 1000000`; `_` separators (`10_000_000`) are allowed.
+pub fn parse_count(option: &str, text: &str) -> CliResult<u64> {
+    let digits: String = text.chars().filter(|&c| c != '_').collect();
+    digits.parse().map_err(|_| {
+        CliError::usage(format!(
+            "invalid {option} {text:?}: expected a non-negative whole number"
+        ))
+    })
+}
+
+/// The `--backend` option (default `auto`), resolved to the backend that will really run.
+/// Resolving up front turns "pext forced on a CPU without BMI2" into a usage error before
+/// any work starts.
+pub fn backend(parsed: &Parsed) -> CliResult<Backend> {
+    let requested = match parsed.value("--backend") {
+        None => Backend::Auto,
+        Some(name) => name
+            .parse::<Backend>()
+            .map_err(|error| CliError::usage(format!("invalid --backend {name:?}: {error}")))?,
+    };
+    requested
+        .resolve()
+        .map_err(|error| CliError::usage(error.to_string()))
+}
+
+/// A position from FEN text; the library's message already names the field and problem.
+pub fn parse_fen(fen: &str) -> CliResult<Position> {
+    Position::from_fen(fen).map_err(|error| CliError::usage(error.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: Spec = Spec {
+        flags: &["--divide"],
+        valued: &["--fen"],
+    };
+
+    fn words(text: &[&str]) -> Vec<String> {
+        text.iter().map(|word| (*word).to_owned()).collect()
+    }
+
+    #[test]
+    fn splits_options_and_positionals() {
+        let parsed = parse(
+            &words(&["3", "--divide", "--fen", "a b", "--fen=c d"]),
+            &SPEC,
+        )
+        .expect("valid arguments");
+        assert_eq!(parsed.positionals, ["3"]);
+        assert!(parsed.flag("--divide"));
+        assert_eq!(parsed.value("--fen"), Some("c d"));
+    }
+
+    #[test]
+    fn rejects_unknown_and_incomplete_options() {
+        assert!(parse(&words(&["--frobnicate"]), &SPEC).is_err());
+        assert!(parse(&words(&["--fen"]), &SPEC).is_err());
+        assert!(parse(&words(&["--divide=yes"]), &SPEC).is_err());
+    }
+
+    #[test]
+    fn negative_numbers_and_separator_are_positional() {
+        let parsed = parse(&words(&["-1", "--", "--divide"]), &SPEC).expect("valid arguments");
+        assert_eq!(parsed.positionals, ["-1", "--divide"]);
+        assert!(!parsed.flag("--divide"));
+    }
+
+    #[test]
+    fn depth_limits() {
+        assert_eq!(parse_depth("0").ok(), Some(0));
+        assert_eq!(parse_depth("20").ok(), Some(20));
+        assert!(parse_depth("21").is_err());
+        assert!(parse_depth("abc").is_err());
+        assert!(parse_depth("-1").is_err());
+    }
+
+    #[test]
+    fn counts_allow_underscores() {
+        assert_eq!(
+            parse_count("--max-nodes", "10_000_000").ok(),
+            Some(10_000_000)
+        );
+        assert!(parse_count("--max-nodes", "ten").is_err());
+    }
+}

@@ -1,0 +1,168 @@
+//! `constmove suite FILE [--max-nodes N] [--json] [--backend B]`: check every published
+//! count of a perft file against our own.
+
+use crate::args::{self, Spec};
+use crate::error::{CliError, CliResult};
+use crate::json;
+use crate::suite_file::{self, Case, Expected};
+use constmove::Backend;
+use std::io::Write;
+
+/// Counts larger than this are skipped unless `--max-nodes` says otherwise: ten million
+/// nodes take a few hundredths of a second, so a whole classic suite checks in seconds.
+const DEFAULT_MAX_NODES: u64 = 10_000_000;
+
+const SPEC: Spec = Spec {
+    flags: &["--json"],
+    valued: &["--max-nodes", "--backend"],
+};
+
+/// A count that came out different from the file's.
+struct Mismatch<'a> {
+    case: &'a Case,
+    expected: Expected,
+    got: u64,
+}
+
+/// The tally of a run.
+#[derive(Default)]
+struct Summary {
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+}
+
+/// Runs the `suite` command; `args` are the words after `suite`. Exit status 1 when any
+/// count differs.
+pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
+    let parsed = args::parse(args, &SPEC)?;
+    let path = match parsed.positionals.as_slice() {
+        [path] => path,
+        [] => return Err(CliError::usage("suite: missing argument FILE")),
+        [_, extra, ..] => {
+            return Err(CliError::usage(format!(
+                "suite: unexpected argument {extra:?}"
+            )));
+        }
+    };
+    let max_nodes = match parsed.value("--max-nodes") {
+        Some(text) => args::parse_count("--max-nodes", text)?,
+        None => DEFAULT_MAX_NODES,
+    };
+    let backend = args::backend(&parsed)?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| CliError::usage(format!("cannot read {path:?}: {error}")))?;
+    let cases = suite_file::parse(&text).map_err(|error| {
+        CliError::usage(format!("{path} line {}: {}", error.line, error.message))
+    })?;
+
+    let json = parsed.flag("--json");
+    let mut mismatches = Vec::new();
+    let summary = check(&cases, max_nodes, backend, |mismatch| {
+        // Human output reports a mismatch as soon as it is found: a long suite can take
+        // minutes, and the first failure is often all one needs.
+        if !json {
+            write_mismatch(out, &mismatch)?;
+        }
+        mismatches.push(mismatch);
+        Ok(())
+    })?;
+
+    if json {
+        write_json(out, &summary, &mismatches, backend)?;
+    } else {
+        write_summary(out, &summary)?;
+    }
+    Ok(if summary.failed > 0 { 1 } else { 0 })
+}
+
+/// Counts every expected value within `max_nodes`, calling `on_mismatch` for each wrong one.
+fn check<'a>(
+    cases: &'a [Case],
+    max_nodes: u64,
+    backend: Backend,
+    mut on_mismatch: impl FnMut(Mismatch<'a>) -> CliResult<()>,
+) -> CliResult<Summary> {
+    let mut summary = Summary::default();
+    for case in cases {
+        for &expected in &case.counts {
+            if expected.nodes > max_nodes {
+                summary.skipped += 1;
+                continue;
+            }
+            let got = constmove::perft_with(&case.position, expected.depth, backend)
+                .map_err(|error| CliError::usage(error.to_string()))?;
+            if got == expected.nodes {
+                summary.passed += 1;
+            } else {
+                summary.failed += 1;
+                on_mismatch(Mismatch {
+                    case,
+                    expected,
+                    got,
+                })?;
+            }
+        }
+    }
+    Ok(summary)
+}
+
+/// `mismatch at line L [(id)]: FEN depth D: expected E, got G`.
+fn write_mismatch(out: &mut impl Write, mismatch: &Mismatch<'_>) -> CliResult<()> {
+    let Mismatch {
+        case,
+        expected,
+        got,
+    } = mismatch;
+    write!(out, "mismatch at line {}", expected.line)?;
+    if let Some(name) = &case.name {
+        write!(out, " ({name})")?;
+    }
+    writeln!(
+        out,
+        ": {} depth {}: expected {}, got {got}",
+        case.fen, expected.depth, expected.nodes
+    )?;
+    Ok(())
+}
+
+/// The last line: `N passed, M failed` and `, K skipped` when there were any.
+fn write_summary(out: &mut impl Write, summary: &Summary) -> CliResult<()> {
+    write!(out, "{} passed, {} failed", summary.passed, summary.failed)?;
+    if summary.skipped > 0 {
+        write!(out, ", {} skipped", summary.skipped)?;
+    }
+    writeln!(out)?;
+    Ok(())
+}
+
+/// The whole result as one JSON object on one line.
+fn write_json(
+    out: &mut impl Write,
+    summary: &Summary,
+    mismatches: &[Mismatch<'_>],
+    backend: Backend,
+) -> CliResult<()> {
+    write!(
+        out,
+        "{{\"passed\":{},\"failed\":{},\"skipped\":{},\"backend\":{},\"mismatches\":[",
+        summary.passed,
+        summary.failed,
+        summary.skipped,
+        json::string(backend.name()),
+    )?;
+    for (index, mismatch) in mismatches.iter().enumerate() {
+        let comma = if index == 0 { "" } else { "," };
+        write!(
+            out,
+            "{comma}{{\"line\":{},\"fen\":{},\"depth\":{},\"expected\":{},\"got\":{}}}",
+            mismatch.expected.line,
+            json::string(&mismatch.case.fen),
+            mismatch.expected.depth,
+            mismatch.expected.nodes,
+            mismatch.got,
+        )?;
+    }
+    writeln!(out, "]}}")?;
+    Ok(())
+}

@@ -1,0 +1,490 @@
+//! End-to-end tests of the `constmove` binary: output formats, exit statuses, error
+//! messages and behaviour on a closed stdout.
+//!
+//! Expected counts are public perft data (start position and Kiwipete from the
+//! chessprogramming wiki) or come from the library itself, where the point of the test is
+//! that the command line agrees with it.
+
+use constmove::{Backend, Position, divide, perft_with};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// A file of the shared perft data, next to the workspace.
+fn shared(name: &str) -> String {
+    format!(
+        "{}/../../../shared/perft/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Runs `constmove ARGS` to completion.
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_constmove"))
+        .args(args)
+        .output()
+        .expect("the constmove binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Asserts success with nothing on stderr, and returns stdout.
+fn run_ok(args: &[&str]) -> String {
+    let output = run(args);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{args:?} failed: {}",
+        stderr(&output)
+    );
+    assert_eq!(stderr(&output), "", "{args:?} wrote to stderr");
+    stdout(&output)
+}
+
+/// Asserts exit status 2, an empty stdout and exactly one `constmove: ` line on stderr;
+/// returns that line.
+fn run_usage_error(args: &[&str]) -> String {
+    let output = run(args);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: stderr {err:?}");
+    assert_eq!(stdout(&output), "", "{args:?} wrote to stdout");
+    assert_eq!(err.lines().count(), 1, "{args:?}: stderr {err:?}");
+    assert!(err.ends_with('\n'), "{args:?}: stderr {err:?}");
+    assert!(err.starts_with("constmove: "), "{args:?}: stderr {err:?}");
+    err
+}
+
+/// The value of `key value` in the human perft output.
+fn human_field<'a>(text: &'a str, key: &str) -> &'a str {
+    text.lines()
+        .find_map(|line| line.strip_prefix(key)?.strip_prefix(' '))
+        .unwrap_or_else(|| panic!("no {key:?} line in {text:?}"))
+}
+
+/// The raw text of the value of `"key":` in a flat one-line JSON object.
+fn json_field<'a>(text: &'a str, key: &str) -> &'a str {
+    let pattern = format!("\"{key}\":");
+    let start = text
+        .find(&pattern)
+        .unwrap_or_else(|| panic!("no {key:?} in {text:?}"))
+        + pattern.len();
+    let rest = &text[start..];
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// `move count` lines into pairs, checking the move looks like UCI.
+fn parse_divide(lines: &[&str]) -> Vec<(String, u64)> {
+    lines
+        .iter()
+        .map(|line| {
+            let (mv, count) = line
+                .split_once(' ')
+                .unwrap_or_else(|| panic!("not `move count`: {line:?}"));
+            assert!(
+                (4..=5).contains(&mv.len()) && mv.is_ascii(),
+                "not a UCI move: {line:?}"
+            );
+            (mv.to_owned(), count.parse().expect("a count"))
+        })
+        .collect()
+}
+
+/// The library's divide as sorted `(uci, count)` pairs.
+fn library_divide(position: &Position, depth: u32) -> Vec<(String, u64)> {
+    let mut counts: Vec<(String, u64)> = divide(position, depth, Backend::Auto)
+        .expect("auto always resolves")
+        .iter()
+        .map(|(mv, n)| (mv.to_string(), *n))
+        .collect();
+    counts.sort();
+    counts
+}
+
+/// A temporary file holding `content`, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, content: &str) -> TempFile {
+        let path =
+            std::env::temp_dir().join(format!("constmove-cli-{}-{name}", std::process::id()));
+        std::fs::write(&path, content).expect("the temp dir is writable");
+        TempFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 temp path")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// perft
+
+#[test]
+fn perft_start_position_depth_3() {
+    let out = run_ok(&["perft", "3"]);
+    assert_eq!(human_field(&out, "nodes"), "8902");
+    let seconds: f64 = human_field(&out, "seconds").parse().expect("seconds");
+    assert!(seconds >= 0.0);
+    let mnps: f64 = human_field(&out, "Mnps").parse().expect("Mnps");
+    assert!(mnps >= 0.0);
+    assert!(matches!(human_field(&out, "backend"), "pext" | "magic"));
+    assert_eq!(out.lines().count(), 4, "{out:?}");
+}
+
+#[test]
+fn perft_known_counts() {
+    for (depth, nodes) in [(0, "1"), (1, "20"), (2, "400"), (3, "8902"), (4, "197281")] {
+        let out = run_ok(&["perft", &depth.to_string()]);
+        assert_eq!(
+            human_field(&out, "nodes"),
+            nodes,
+            "start position depth {depth}"
+        );
+    }
+    for (depth, nodes) in [("1", "48"), ("2", "2039"), ("3", "97862")] {
+        let out = run_ok(&["perft", depth, "--fen", KIWIPETE]);
+        assert_eq!(human_field(&out, "nodes"), nodes, "Kiwipete depth {depth}");
+    }
+    // The `--fen=FEN` spelling, options before the depth.
+    let fen_option = format!("--fen={KIWIPETE}");
+    let out = run_ok(&["perft", &fen_option, "2"]);
+    assert_eq!(human_field(&out, "nodes"), "2039");
+}
+
+#[test]
+fn perft_json_is_one_object() {
+    let out = run_ok(&["perft", "3", "--json"]);
+    assert_eq!(out.lines().count(), 1, "{out:?}");
+    let line = out.trim_end();
+    assert!(line.starts_with('{') && line.ends_with('}'), "{line:?}");
+    assert_eq!(json_field(line, "nodes"), "8902");
+    let seconds: f64 = json_field(line, "seconds").parse().expect("seconds");
+    let nps: f64 = json_field(line, "nps").parse().expect("nps is a number");
+    assert!(seconds >= 0.0 && nps >= 0.0);
+    assert!(matches!(
+        json_field(line, "backend"),
+        "\"pext\"" | "\"magic\""
+    ));
+}
+
+#[test]
+fn perft_divide_lists_root_moves_then_totals() {
+    let out = run_ok(&["perft", "2", "--divide"]);
+    let lines: Vec<&str> = out.lines().collect();
+    let blank = lines
+        .iter()
+        .position(|line| line.is_empty())
+        .expect("a blank line after the divide");
+    let counts = parse_divide(&lines[..blank]);
+    assert_eq!(counts.len(), 20);
+    assert!(counts.iter().all(|(_, n)| *n == 20));
+    assert_eq!(counts.iter().map(|(_, n)| n).sum::<u64>(), 400);
+    assert_eq!(human_field(&out, "nodes"), "400");
+    assert_eq!(counts, library_divide(&Position::startpos(), 2));
+}
+
+#[test]
+fn perft_divide_json_has_divide_object() {
+    let out = run_ok(&["perft", "2", "--divide", "--json"]);
+    assert_eq!(out.lines().count(), 1);
+    assert_eq!(json_field(&out, "nodes"), "400");
+    let divide = &out[out.find("\"divide\":{").expect("a divide object") + 10..];
+    let divide = &divide[..divide.find('}').expect("closed")];
+    let entries: Vec<&str> = divide.split(',').collect();
+    assert_eq!(entries.len(), 20);
+    assert!(entries.contains(&"\"e2e4\":20"));
+}
+
+#[test]
+fn perft_backend_magic() {
+    let out = run_ok(&["perft", "3", "--backend", "magic"]);
+    assert_eq!(human_field(&out, "nodes"), "8902");
+    assert_eq!(human_field(&out, "backend"), "magic");
+    let out = run_ok(&["perft", "3", "--backend=magic", "--fen", KIWIPETE]);
+    assert_eq!(human_field(&out, "nodes"), "97862");
+}
+
+#[test]
+fn perft_backend_pext_works_or_is_refused() {
+    let output = run(&["perft", "3", "--backend", "pext"]);
+    if Backend::Pext.resolve().is_ok() {
+        assert_eq!(output.status.code(), Some(0));
+        let out = stdout(&output);
+        assert_eq!(human_field(&out, "nodes"), "8902");
+        assert_eq!(human_field(&out, "backend"), "pext");
+    } else {
+        let err = run_usage_error(&["perft", "3", "--backend", "pext"]);
+        assert!(err.contains("pext"), "{err:?}");
+    }
+}
+
+#[test]
+fn perft_auto_reports_the_resolved_backend() {
+    let out = run_ok(&["perft", "1", "--backend", "auto"]);
+    let resolved = Backend::Auto.resolve().expect("auto always resolves");
+    assert_eq!(human_field(&out, "backend"), resolved.name());
+}
+
+// ---------------------------------------------------------------------------------------
+// perftree
+
+/// Splits perftree output into the divide and the total, checking the exact layout.
+fn parse_perftree(out: &str) -> (Vec<(String, u64)>, u64) {
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(out.ends_with('\n'), "{out:?}");
+    let [divide @ .., blank, total] = lines.as_slice() else {
+        panic!("too short: {out:?}");
+    };
+    assert_eq!(*blank, "", "a blank line before the total: {out:?}");
+    let counts = parse_divide(divide);
+    let total: u64 = total.parse().expect("the total alone on the last line");
+    assert_eq!(counts.iter().map(|(_, n)| n).sum::<u64>(), total);
+    (counts, total)
+}
+
+#[test]
+fn perftree_matches_the_library_after_moves() {
+    let out = run_ok(&["perftree", "3", STARTPOS, "e2e4 e7e5"]);
+    let (counts, total) = parse_perftree(&out);
+
+    let mut position = Position::startpos();
+    for uci in ["e2e4", "e7e5"] {
+        let mv = position.parse_uci(uci).expect("legal");
+        position.play(mv).expect("legal");
+    }
+    assert_eq!(
+        Ok(total),
+        perft_with(&position, 3, Backend::Auto),
+        "total after 1.e4 e5"
+    );
+    assert_eq!(counts, library_divide(&position, 3));
+
+    // The moves as separate arguments give the same output.
+    assert_eq!(run_ok(&["perftree", "3", STARTPOS, "e2e4", "e7e5"]), out);
+}
+
+#[test]
+fn perftree_known_counts() {
+    // No moves (perftree passes an empty string): the position itself.
+    let (counts, total) = parse_perftree(&run_ok(&["perftree", "2", STARTPOS, ""]));
+    assert_eq!((counts.len(), total), (20, 400));
+    let (counts, total) = parse_perftree(&run_ok(&["perftree", "3", KIWIPETE]));
+    assert_eq!((counts.len(), total), (48, 97862));
+    // e2e4's share of the start position's depth 3 (8,902) is 600.
+    let (_, total) = parse_perftree(&run_ok(&["perftree", "2", STARTPOS, "e2e4"]));
+    assert_eq!(total, 600);
+    // Castling is written king-to-square, as UCI and perftree expect.
+    let (counts, _) = parse_perftree(&run_ok(&["perftree", "1", KIWIPETE, ""]));
+    assert!(counts.iter().any(|(mv, _)| mv == "e1g1"));
+    assert!(counts.iter().any(|(mv, _)| mv == "e1c1"));
+}
+
+#[test]
+fn perftree_depth_zero_is_one_node() {
+    assert_eq!(run_ok(&["perftree", "0", STARTPOS, ""]), "\n1\n");
+}
+
+#[test]
+fn perftree_bad_moves_name_the_move() {
+    let err = run_usage_error(&["perftree", "2", STARTPOS, "e2e4 e7e5 e1e3"]);
+    assert!(err.contains("e1e3") && err.contains('3'), "{err:?}");
+    assert!(err.contains("illegal"), "{err:?}");
+    let err = run_usage_error(&["perftree", "2", STARTPOS, "e2e4 xyz"]);
+    assert!(err.contains("xyz") && err.contains("move 2"), "{err:?}");
+    assert!(err.contains("malformed"), "{err:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// suite
+
+#[test]
+fn suite_shared_extras_pass() {
+    let path = shared("perftsuite_extras.epd");
+    let out = run_ok(&["suite", &path, "--max-nodes", "1000000"]);
+    let last = out.lines().last().expect("a summary line");
+    let (passed, rest) = last
+        .split_once(" passed, 0 failed")
+        .expect("N passed, 0 failed");
+    assert!(passed.parse::<u32>().expect("a count") > 0, "{last:?}");
+    assert!(rest.is_empty() || rest.starts_with(", ") && rest.ends_with(" skipped"));
+    assert_eq!(out.lines().count(), 1, "no mismatch lines: {out:?}");
+}
+
+#[test]
+fn suite_perft_format_passes() {
+    // The .perft format, told by content; positions 3 of the wiki in the shakmaty file
+    // use standard castling, so a hand-made file with them must pass.
+    let file = TempFile::new(
+        "ok.txt",
+        "# comment\nid pos-3\nepd 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -\n\
+         perft 1 14\nperft 2 191\n\nperft 3 2812\n",
+    );
+    let out = run_ok(&["suite", file.path()]);
+    assert_eq!(out, "3 passed, 0 failed\n");
+}
+
+#[test]
+fn suite_reports_a_wrong_count() {
+    let file = TempFile::new("wrong.epd", &format!("{STARTPOS} ;D1 20 ;D2 401;D3 8902\n"));
+    let output = run(&["suite", file.path()]);
+    assert_eq!(output.status.code(), Some(1));
+    let out = stdout(&output);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out:?}");
+    for part in [STARTPOS, "depth 2", "expected 401", "got 400", "line 1"] {
+        assert!(
+            lines[0].contains(part),
+            "{part:?} missing in {:?}",
+            lines[0]
+        );
+    }
+    assert_eq!(lines[1], "2 passed, 1 failed");
+
+    let output = run(&["suite", file.path(), "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let out = stdout(&output);
+    assert_eq!(out.lines().count(), 1);
+    assert_eq!(json_field(&out, "passed"), "2");
+    assert_eq!(json_field(&out, "failed"), "1");
+    assert_eq!(json_field(&out, "skipped"), "0");
+    assert!(
+        out.contains(&format!(
+            "\"mismatches\":[{{\"line\":1,\"fen\":\"{STARTPOS}\",\"depth\":2,\"expected\":401,\"got\":400}}]"
+        )),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn suite_skips_counts_over_the_limit() {
+    let file = TempFile::new("skip.epd", &format!("{STARTPOS} ;D1 20 ;D2 400 ;D3 8902\n"));
+    let out = run_ok(&["suite", file.path(), "--max-nodes", "400"]);
+    assert_eq!(out, "2 passed, 0 failed, 1 skipped\n");
+}
+
+#[test]
+fn suite_bad_fen_names_the_line() {
+    let file = TempFile::new(
+        "badfen.epd",
+        &format!("{STARTPOS} ;D1 20\n\n4k3/8/8 w - - ;D1 5\n"),
+    );
+    let err = run_usage_error(&["suite", file.path()]);
+    assert!(err.contains("line 3") && err.contains("FEN"), "{err:?}");
+
+    // X-FEN castling rights of the shakmaty file are rejected the same way.
+    let err = run_usage_error(&["suite", &shared("shakmaty_tricky.perft")]);
+    assert!(err.contains("line ") && err.contains("castling"), "{err:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// errors, help, broken pipe
+
+#[test]
+fn bad_fens_are_one_line_errors() {
+    let cases = [
+        ("8/8/8", "FEN"),
+        (
+            "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "'x'",
+        ),
+        ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "king"),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+            "en-passant",
+        ),
+    ];
+    for (fen, mention) in cases {
+        let err = run_usage_error(&["perft", "1", "--fen", fen]);
+        assert!(err.contains(mention), "{fen:?}: {err:?}");
+        let err = run_usage_error(&["perftree", "1", fen, ""]);
+        assert!(err.contains(mention), "{fen:?}: {err:?}");
+    }
+}
+
+#[test]
+fn bad_arguments_are_one_line_errors() {
+    let missing = shared("no-such-file.epd");
+    let cases: [(&[&str], &str); 14] = [
+        (&["perft", "21"], "21"),
+        (&["perft", "abc"], "abc"),
+        (&["perft", "-1"], "-1"),
+        (&["perftree", "21", STARTPOS, ""], "21"),
+        (&["perft", "3", "--frobnicate"], "--frobnicate"),
+        (&["perft", "3", "--fen"], "--fen"),
+        (&["perft", "3", "4"], "4"),
+        (&["frobnicate"], "frobnicate"),
+        (&["--frobnicate"], "--frobnicate"),
+        (&["perftree", "3"], "FEN"),
+        (&["suite"], "FILE"),
+        (&["suite", &missing], "no-such-file"),
+        (&["perft", "1", "--backend", "avx"], "avx"),
+        (&["suite", &missing, "--max-nodes", "lots"], "lots"),
+    ];
+    for (args, mention) in cases {
+        let err = run_usage_error(args);
+        assert!(err.contains(mention), "{args:?}: {err:?}");
+    }
+}
+
+#[test]
+fn help_and_version() {
+    for flag in ["--help", "-h", "help"] {
+        let out = run_ok(&[flag]);
+        assert!(out.contains("USAGE") && out.contains("perftree"), "{flag}");
+    }
+    assert!(run_ok(&["suite", "--help"]).contains("--max-nodes"));
+    assert_eq!(
+        run_ok(&["--version"]),
+        format!("constmove {}\n", env!("CARGO_PKG_VERSION"))
+    );
+
+    let output = run(&[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    assert!(stderr(&output).contains("USAGE"));
+}
+
+/// Runs `constmove ARGS` with a stdout pipe whose reader is already closed, so every write
+/// fails with a broken pipe (deterministically, unlike `| head -1`).
+fn run_with_closed_stdout(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_constmove"))
+        .args(args)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the constmove binary runs")
+}
+
+#[test]
+fn closed_stdout_is_a_quiet_exit() {
+    let suite = shared("perftsuite_extras.epd");
+    let commands: [&[&str]; 4] = [
+        &["perft", "2", "--divide"],
+        &["perft", "2", "--json"],
+        &["perftree", "2", STARTPOS, "e2e4"],
+        &["suite", &suite, "--max-nodes", "1000"],
+    ];
+    for args in commands {
+        let output = run_with_closed_stdout(args);
+        assert_ne!(output.status.code(), Some(101), "{args:?} panicked");
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        assert_eq!(stderr(&output), "", "{args:?}");
+    }
+}
