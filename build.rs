@@ -112,6 +112,33 @@ fn main() {
         }
         writeln!(rs, "];").unwrap();
     }
+    writeln!(
+        rs,
+        "/// Squares a pawn of each colour (white first) on a square attacks."
+    )
+    .unwrap();
+    writeln!(rs, "pub(crate) static PAWN_ATTACKS: [[u64; 64]; 2] = [").unwrap();
+    for rank_step in [1, -1] {
+        write!(rs, "    [").unwrap();
+        for square in 0..64 {
+            write!(
+                rs,
+                "{:#x},",
+                leaper_attacks(square, &[(-1, rank_step), (1, rank_step)])
+            )
+            .unwrap();
+        }
+        writeln!(rs, "],").unwrap();
+    }
+    writeln!(rs, "];").unwrap();
+    for (name, directions) in [("ROOK", &ROOK_DIRECTIONS), ("BISHOP", &BISHOP_DIRECTIONS)] {
+        writeln!(rs, "/// {name} attacks per square on an empty board.").unwrap();
+        writeln!(rs, "pub(crate) static {name}_RAYS: [u64; 64] = [").unwrap();
+        for square in 0..64 {
+            writeln!(rs, "    {:#x},", slider_attacks(square, 0, directions)).unwrap();
+        }
+        writeln!(rs, "];").unwrap();
+    }
     writeln!(rs, "/// Squares strictly between two aligned squares.").unwrap();
     writeln!(rs, "pub(crate) static BETWEEN: [[u64; 64]; 64] = [").unwrap();
     for a in 0..64 {

@@ -57,10 +57,28 @@ pub(crate) fn king(square: usize) -> u64 {
     KING_ATTACKS[square & 63]
 }
 
+/// Squares a rook on `square` attacks on an empty board.
+#[inline(always)]
+pub(crate) fn rook_rays(square: usize) -> u64 {
+    ROOK_RAYS[square & 63]
+}
+
+/// Squares a bishop on `square` attacks on an empty board.
+#[inline(always)]
+pub(crate) fn bishop_rays(square: usize) -> u64 {
+    BISHOP_RAYS[square & 63]
+}
+
 /// Squares strictly between `a` and `b` on a shared line, else empty.
 #[inline(always)]
 pub(crate) fn between(a: usize, b: usize) -> u64 {
     BETWEEN[a & 63][b & 63]
+}
+
+/// Squares a pawn of colour `white` standing on `square` attacks.
+#[inline(always)]
+pub(crate) fn pawn_attacks_from(square: usize, white: bool) -> u64 {
+    PAWN_ATTACKS[!white as usize][square & 63]
 }
 
 /// Squares attacked by `white`'s pawns standing on `pawns`.
@@ -107,6 +125,20 @@ mod tests {
                     math::between(square, other)
                 );
             }
+            for white in [true, false] {
+                assert_eq!(
+                    pawn_attacks_from(square as usize, white),
+                    pawn_attacks(1 << square, white)
+                );
+            }
+            assert_eq!(
+                rook_rays(square as usize),
+                math::slider_attacks(square, 0, &math::ROOK_DIRECTIONS)
+            );
+            assert_eq!(
+                bishop_rays(square as usize),
+                math::slider_attacks(square, 0, &math::BISHOP_DIRECTIONS)
+            );
             for (pext, magic, dirs) in [
                 (&PEXT_ROOK, &MAGIC_ROOK, &math::ROOK_DIRECTIONS),
                 (&PEXT_BISHOP, &MAGIC_BISHOP, &math::BISHOP_DIRECTIONS),

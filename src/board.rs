@@ -4,7 +4,8 @@
 
 use crate::types::{Bitboard, Color, Piece, Square};
 
-/// Piece placement: one bitboard per colour and kind, one per colour, and all pieces.
+/// Piece placement: one bitboard per colour and kind, and one per colour (the occupancies;
+/// all pieces is their union, one `or` away, so copy-make moves 112 bytes, not 120).
 ///
 /// `Board` is `Copy`; making a move builds a new board ([`Board::after_move`] and friends)
 /// and never changes the old one.
@@ -20,10 +21,9 @@ use crate::types::{Bitboard, Color, Piece, Square};
 pub struct Board {
     pieces: [[u64; 6]; 2],
     colors: [u64; 2],
-    occupied: u64,
 }
 
-static_assertions::assert_eq_size!(Board, [u64; 15]);
+static_assertions::assert_eq_size!(Board, [u64; 14]);
 
 impl Board {
     /// The empty board.
@@ -37,7 +37,6 @@ impl Board {
         Board {
             pieces: [[0; 6]; 2],
             colors: [0; 2],
-            occupied: 0,
         }
     }
 
@@ -75,7 +74,7 @@ impl Board {
     /// ```
     #[inline(always)]
     pub const fn occupied(&self) -> Bitboard {
-        Bitboard(self.occupied)
+        Bitboard(self.occupied_bits())
     }
 
     /// The colour and kind of the piece on `square`, if any.
@@ -111,7 +110,6 @@ impl Board {
         self.remove(square);
         self.pieces[color as usize][piece as usize] |= square.bit();
         self.colors[color as usize] |= square.bit();
-        self.occupied |= square.bit();
     }
 
     /// Empties `square`.
@@ -132,7 +130,6 @@ impl Board {
         }
         self.colors[0] &= keep;
         self.colors[1] &= keep;
-        self.occupied &= keep;
     }
 
     /// Raw bits of one colour's pieces of one kind (hot-path accessor).
@@ -150,7 +147,7 @@ impl Board {
     /// Raw occupancy bits.
     #[inline(always)]
     pub(crate) const fn occupied_bits(&self) -> u64 {
-        self.occupied
+        self.colors[0] | self.colors[1]
     }
 
     /// Removes whatever the side `victim` has on `to` (branch-free: clearing empty bits is
@@ -181,10 +178,12 @@ impl Board {
     pub fn after_move(&self, mover: Color, piece: Piece, from: Square, to: Square) -> Board {
         let mut next = *self;
         let (from, to) = (from.bit(), to.bit());
-        next.capture(!mover, to);
+        // Most moves are quiet: skipping the clearing for them beats clearing branch-free.
+        if self.colors[!mover as usize] & to != 0 {
+            next.capture(!mover, to);
+        }
         next.pieces[mover as usize][piece as usize] ^= from | to;
         next.colors[mover as usize] ^= from | to;
-        next.occupied = next.colors[0] | next.colors[1];
         next
     }
 
@@ -213,7 +212,6 @@ impl Board {
         next.pieces[mover as usize][Piece::Pawn as usize] ^= from;
         next.pieces[mover as usize][promotion as usize] ^= to;
         next.colors[mover as usize] ^= from | to;
-        next.occupied = next.colors[0] | next.colors[1];
         next
     }
 
@@ -236,7 +234,6 @@ impl Board {
         next.colors[mover as usize] ^= from | to;
         next.pieces[!mover as usize][Piece::Pawn as usize] ^= victim;
         next.colors[!mover as usize] ^= victim;
-        next.occupied = next.colors[0] | next.colors[1];
         next
     }
 
@@ -260,7 +257,6 @@ impl Board {
         next.pieces[mover as usize][Piece::King as usize] ^= king;
         next.pieces[mover as usize][Piece::Rook as usize] ^= rook;
         next.colors[mover as usize] ^= king | rook;
-        next.occupied ^= king | rook;
         next
     }
 }

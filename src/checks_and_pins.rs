@@ -33,37 +33,24 @@ impl LegalMasks {
         let theirs = board.color_bits(them);
         let ours = board.color_bits(us);
         let their_queens = board.bits(them, Piece::Queen);
-        let king_bit = 1u64 << king;
 
-        let mut checkers = (attacks::pawn_attacks(king_bit, us == Color::White)
+        let mut checkers = (attacks::pawn_attacks_from(king, us == Color::White)
             & board.bits(them, Piece::Pawn))
             | (attacks::knight(king) & board.bits(them, Piece::Knight));
         let mut checkmask = checkers;
         let mut pin_hv = 0;
         let mut pin_diag = 0;
 
-        let hv_snipers = B::rook(king, theirs) & (board.bits(them, Piece::Rook) | their_queens);
-        for sniper in BitIter(hv_snipers) {
-            let line = between(king, sniper);
-            let blockers = line & ours;
-            if blockers == 0 {
-                checkmask |= line | 1 << sniper;
-                checkers |= 1 << sniper;
-            } else if blockers & (blockers - 1) == 0 {
-                pin_hv |= line | 1 << sniper;
-            }
+        // Most positions have no enemy slider on the king's lines at all: skip the lookups.
+        let their_hv = board.bits(them, Piece::Rook) | their_queens;
+        if attacks::rook_rays(king) & their_hv != 0 {
+            let snipers = B::rook(king, theirs) & their_hv;
+            pin_hv = scan_snipers(king, snipers, ours, &mut checkmask, &mut checkers);
         }
-        let diag_snipers =
-            B::bishop(king, theirs) & (board.bits(them, Piece::Bishop) | their_queens);
-        for sniper in BitIter(diag_snipers) {
-            let line = between(king, sniper);
-            let blockers = line & ours;
-            if blockers == 0 {
-                checkmask |= line | 1 << sniper;
-                checkers |= 1 << sniper;
-            } else if blockers & (blockers - 1) == 0 {
-                pin_diag |= line | 1 << sniper;
-            }
+        let their_diag = board.bits(them, Piece::Bishop) | their_queens;
+        if attacks::bishop_rays(king) & their_diag != 0 {
+            let snipers = B::bishop(king, theirs) & their_diag;
+            pin_diag = scan_snipers(king, snipers, ours, &mut checkmask, &mut checkers);
         }
         if checkers == 0 {
             checkmask = !0;
@@ -83,6 +70,31 @@ impl LegalMasks {
     }
 }
 
+/// Sorts the enemy sliders that see the king through our pieces only: nothing between means
+/// check (its line joins the checkmask), exactly one of our pieces between means a pin (its
+/// line is returned).
+#[inline(always)]
+fn scan_snipers(
+    king: usize,
+    snipers: u64,
+    ours: u64,
+    checkmask: &mut u64,
+    checkers: &mut u64,
+) -> u64 {
+    let mut pins = 0;
+    for sniper in BitIter(snipers) {
+        let line = between(king, sniper);
+        let blockers = line & ours;
+        if blockers == 0 {
+            *checkmask |= line | 1 << sniper;
+            *checkers |= 1 << sniper;
+        } else if blockers & (blockers - 1) == 0 {
+            pins |= line | 1 << sniper;
+        }
+    }
+    pins
+}
+
 /// Whether `them` attacks `square` when the board's occupancy is `occupied`. The king-ban
 /// test: the caller passes the occupancy without the moving king, so a slider's ray is not
 /// blocked by the king it checks.
@@ -94,8 +106,7 @@ pub(crate) fn attacked<B: SliderBackend>(
     occupied: u64,
 ) -> bool {
     let queens = board.bits(them, Piece::Queen);
-    let square_bit = 1u64 << square;
-    let leapers = (attacks::pawn_attacks(square_bit, them == Color::Black)
+    let leapers = (attacks::pawn_attacks_from(square, them == Color::Black)
         & board.bits(them, Piece::Pawn))
         | (attacks::knight(square) & board.bits(them, Piece::Knight))
         | (attacks::king(square) & board.bits(them, Piece::King));

@@ -251,7 +251,8 @@ impl Position {
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_ascii_whitespace();
         let mut next = |field| fields.next().ok_or(FenError::MissingField { field });
-        let placement = next(FenField::Placement)?;
+        // The board first: for a truncated FEN like "8/8/8" its error is the useful one.
+        let board = parse_placement(next(FenField::Placement)?)?;
         let side = next(FenField::SideToMove)?;
         let castling = next(FenField::Castling)?;
         let ep = next(FenField::EnPassant)?;
@@ -262,7 +263,6 @@ impl Position {
             return Err(FenError::TooManyFields { count: 6 + extra });
         }
 
-        let board = parse_placement(placement)?;
         let side = match side {
             "w" => Color::White,
             "b" => Color::Black,

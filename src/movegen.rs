@@ -85,6 +85,29 @@ const fn back_rank_base(white: bool) -> usize {
     if white { 0 } else { 56 }
 }
 
+/// Push and capture destinations (before emptiness, checkmask and victims are applied) when
+/// some pawn is pinned: one pinned along a file may still push, one pinned on a diagonal may
+/// still capture along it, and neither may leave its line.
+#[inline(always)]
+fn pinned_pawn_moves(
+    pawns: u64,
+    push: i8,
+    west: i8,
+    east: i8,
+    pin_hv: u64,
+    pin_diag: u64,
+) -> (u64, u64, u64) {
+    let pushers = pawns & !pin_diag;
+    let pushed = shift(pushers & !pin_hv, push) | (shift(pushers & pin_hv, push) & pin_hv);
+    let capturers = pawns & !pin_hv;
+    let free = capturers & !pin_diag;
+    let pinned = capturers & pin_diag;
+    let capture = |files: u64, delta: i8| {
+        shift(free & files, delta) | (shift(pinned & files, delta) & pin_diag)
+    };
+    (pushed, capture(NOT_FILE_A, west), capture(NOT_FILE_H, east))
+}
+
 /// Generates every legal move of `board` (status `S`, en-passant target square `ep`, read
 /// only when `S::EP`) into `sink`.
 #[inline(always)]
@@ -149,6 +172,8 @@ pub(crate) fn generate<S: StatusFlags, B: SliderBackend, K: Sink>(
     }
 
     let bishops = board.bits(us, Piece::Bishop);
+    let rooks = board.bits(us, Piece::Rook);
+    let queens = board.bits(us, Piece::Queen);
     for from in BitIter(bishops & !pinned) {
         sink.piece::<S>(
             board,
@@ -157,64 +182,70 @@ pub(crate) fn generate<S: StatusFlags, B: SliderBackend, K: Sink>(
             B::bishop(from, occupied) & movable,
         );
     }
-    for from in BitIter(bishops & pin_diag) {
-        let targets = B::bishop(from, occupied) & movable & pin_diag;
-        sink.piece::<S>(board, Piece::Bishop, from, targets);
-    }
-
-    let rooks = board.bits(us, Piece::Rook);
     for from in BitIter(rooks & !pinned) {
         sink.piece::<S>(board, Piece::Rook, from, B::rook(from, occupied) & movable);
     }
-    for from in BitIter(rooks & pin_hv) {
-        let targets = B::rook(from, occupied) & movable & pin_hv;
-        sink.piece::<S>(board, Piece::Rook, from, targets);
-    }
-
-    let queens = board.bits(us, Piece::Queen);
     for from in BitIter(queens & !pinned) {
         let targets = (B::rook(from, occupied) | B::bishop(from, occupied)) & movable;
         sink.piece::<S>(board, Piece::Queen, from, targets);
     }
-    for from in BitIter(queens & pin_diag) {
-        let targets = B::bishop(from, occupied) & movable & pin_diag;
-        sink.piece::<S>(board, Piece::Queen, from, targets);
-    }
-    for from in BitIter(queens & pin_hv) {
-        let targets = B::rook(from, occupied) & movable & pin_hv;
-        sink.piece::<S>(board, Piece::Queen, from, targets);
+    // Pinned sliders move along their pin line only (a knight pinned cannot move at all).
+    if (bishops | rooks | queens) & pinned != 0 {
+        for from in BitIter((bishops | queens) & pin_diag) {
+            let piece = if queens & 1 << from != 0 {
+                Piece::Queen
+            } else {
+                Piece::Bishop
+            };
+            let targets = B::bishop(from, occupied) & movable & pin_diag;
+            sink.piece::<S>(board, piece, from, targets);
+        }
+        for from in BitIter((rooks | queens) & pin_hv) {
+            let piece = if queens & 1 << from != 0 {
+                Piece::Queen
+            } else {
+                Piece::Rook
+            };
+            let targets = B::rook(from, occupied) & movable & pin_hv;
+            sink.piece::<S>(board, piece, from, targets);
+        }
     }
 
-    // Pawns, as whole sets. A pawn pinned along a file may still push; one pinned on a
-    // diagonal may still capture along it.
+    // Pawns, as whole sets.
     let pawns = board.bits(us, Piece::Pawn);
     let push: i8 = if white { 8 } else { -8 };
     let promotion = promotion_rank(white);
+    // One test spares the promotion sets in the many positions with no pawn on the 7th.
+    let may_promote = shift(pawns, push) & promotion != 0;
 
-    let pushers = pawns & !pin_diag;
-    let free_pushers = pushers & !pin_hv;
-    let pinned_pushers = pushers & pin_hv;
-    let single = (shift(free_pushers, push) | (shift(pinned_pushers, push) & pin_hv)) & !occupied;
+    // Toward the a-file (white +7, black -9) and toward the h-file (white +9, black -7).
+    let west: i8 = if white { 7 } else { -9 };
+    let east: i8 = if white { 9 } else { -7 };
+    let (pushed, west_hits, east_hits) = if pawns & pinned == 0 {
+        (
+            shift(pawns, push),
+            shift(pawns & NOT_FILE_A, west),
+            shift(pawns & NOT_FILE_H, east),
+        )
+    } else {
+        core::hint::cold_path();
+        pinned_pawn_moves(pawns, push, west, east, pin_hv, pin_diag)
+    };
+    let single = pushed & !occupied;
     let double = shift(single & double_push_rank(white), push) & !occupied & checkmask;
     let single = single & checkmask;
     sink.pawn_pushes::<S>(board, single & !promotion, push);
-    sink.promotions::<S>(board, single & promotion, push);
     sink.pawn_double_pushes::<S>(board, double, 2 * push);
-
-    let capturers = pawns & !pin_hv;
-    let free_capturers = capturers & !pin_diag;
-    let pinned_capturers = capturers & pin_diag;
     let victims = theirs & checkmask;
-    // Toward the a-file (white +7, black -9) and toward the h-file (white +9, black -7).
-    for (source_files, delta) in [
-        (NOT_FILE_A, if white { 7 } else { -9 }),
-        (NOT_FILE_H, if white { 9 } else { -7 }),
-    ] {
-        let targets = (shift(free_capturers & source_files, delta)
-            | (shift(pinned_capturers & source_files, delta) & pin_diag))
-            & victims;
-        sink.pawn_captures::<S>(board, targets & !promotion, delta);
-        sink.promotions::<S>(board, targets & promotion, delta);
+    let west_hits = west_hits & victims;
+    let east_hits = east_hits & victims;
+    sink.pawn_captures::<S>(board, west_hits & !promotion, west);
+    sink.pawn_captures::<S>(board, east_hits & !promotion, east);
+    if may_promote {
+        core::hint::cold_path();
+        sink.promotions::<S>(board, single & promotion, push);
+        sink.promotions::<S>(board, west_hits & promotion, west);
+        sink.promotions::<S>(board, east_hits & promotion, east);
     }
 
     if S::EP {

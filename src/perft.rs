@@ -7,10 +7,11 @@ use crate::dispatch::{StatusOp, dispatch};
 use crate::movegen::{Counter, generate};
 use crate::position::Position;
 use crate::slider::{Backend, BackendOp, BackendUnavailable, SliderBackend, with_backend};
-use crate::status::StatusFlags;
+use crate::status::{Flip, StatusFlags};
 use crate::types::{Color, Piece, Square};
 use crate::visitor::{Visitor, visit};
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 
 /// The number of leaves of the legal move tree `depth` plies deep (`1` at depth 0), on the
 /// fastest backend for this CPU.
@@ -121,24 +122,99 @@ impl<B: SliderBackend> StatusOp for PerftStatus<'_, B> {
 #[inline(always)]
 pub(crate) fn node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8, depth: u32) -> u64 {
     if depth <= 1 {
-        let mut counter = Counter(0);
-        generate::<S, B, _>(board, ep, &mut counter);
-        return counter.0;
+        return count::<S, B>(board, ep);
     }
-    let mut visitor = PerftVisitor::<B> {
+    if depth == 2 {
+        // SAFETY: we run inside one of B's entries, so the CPU supports B.
+        return unsafe { B::perft_depth2::<S>(board, ep) };
+    }
+    let mut visitor = MakeChildren(Recurse::<B> {
         child_depth: depth - 1,
         nodes: 0,
         backend: PhantomData,
-    };
+    });
     visit::<S, B, _>(board, ep, &mut visitor);
-    visitor.nodes
+    visitor.0.nodes
 }
 
-/// Descends into every child with its status as a type.
-struct PerftVisitor<B> {
+/// The number of legal moves: the popcounts of the generator's target sets.
+#[inline(always)]
+fn count<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
+    let mut counter = Counter(0);
+    generate::<S, B, _>(board, ep, &mut counter);
+    counter.0
+}
+
+/// Room for the children of one position; a position with more legal moves (only
+/// constructed ones have) sends the excess through calls.
+const CHILD_BUFFER: usize = 256;
+
+/// The body of the depth-2 entry. Most children have the status `Flip<S>`: they are
+/// collected and then counted in one loop with the counting generator inlined here, which
+/// saves a call per leaf-parent. The others (castling, king and rook moves that change
+/// rights, double pushes that allow en passant) are counted through their own entries.
+#[inline(always)]
+pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
+    let mut collect = MakeChildren(Collect::<S, B> {
+        children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
+        len: 0,
+        nodes: 0,
+        marker: PhantomData,
+    });
+    visit::<S, B, _>(board, ep, &mut collect);
+    // By reference: moving the batch out would copy all of it.
+    let batch = &collect.0;
+    let mut nodes = batch.nodes;
+    for child in &batch.children[..batch.len] {
+        // SAFETY: `Collect::descend` wrote the first `len` slots.
+        let child = unsafe { child.assume_init_ref() };
+        nodes += count::<Flip<S>, B>(child, 0);
+    }
+    nodes
+}
+
+/// What to do with each child board.
+trait Descend {
+    /// Handles `child`, whose status is `C` and en-passant square `ep`.
+    fn descend<C: StatusFlags>(&mut self, child: Board, ep: u8);
+}
+
+/// Recurses into each child through its status's entry.
+struct Recurse<B> {
     child_depth: u32,
     nodes: u64,
     backend: PhantomData<B>,
+}
+
+impl<B: SliderBackend> Descend for Recurse<B> {
+    #[inline(always)]
+    fn descend<C: StatusFlags>(&mut self, child: Board, ep: u8) {
+        // SAFETY: the visitor runs inside one of B's entries, so the CPU supports B.
+        self.nodes += unsafe { B::perft::<C>(&child, ep, self.child_depth) };
+    }
+}
+
+/// Keeps children of status `Flip<S>` for a batch count; counts the rest at once.
+struct Collect<S, B> {
+    children: [MaybeUninit<Board>; CHILD_BUFFER],
+    len: usize,
+    nodes: u64,
+    marker: PhantomData<(S, B)>,
+}
+
+impl<S: StatusFlags, B: SliderBackend> Descend for Collect<S, B> {
+    #[inline(always)]
+    fn descend<C: StatusFlags>(&mut self, child: Board, ep: u8) {
+        if C::INDEX == <Flip<S> as StatusFlags>::INDEX
+            && let Some(slot) = self.children.get_mut(self.len)
+        {
+            slot.write(child);
+            self.len += 1;
+        } else {
+            // SAFETY: the visitor runs inside one of B's entries, so the CPU supports B.
+            self.nodes += unsafe { B::perft::<C>(&child, ep, 1) };
+        }
+    }
 }
 
 /// The colour that made the move leading to status `C`.
@@ -147,13 +223,10 @@ fn mover<C: StatusFlags>() -> Color {
     Color::from_white(!C::WHITE)
 }
 
-impl<B: SliderBackend> PerftVisitor<B> {
-    #[inline(always)]
-    fn descend<C: StatusFlags>(&mut self, child: &Board, ep: u8) {
-        // SAFETY: the visitor runs inside one of B's entries, so the CPU supports B.
-        self.nodes += unsafe { B::perft::<C>(child, ep, self.child_depth) };
-    }
+/// Builds each child board by copy-make and hands it on.
+struct MakeChildren<D>(D);
 
+impl<D: Descend> MakeChildren<D> {
     #[inline(always)]
     fn piece_move<C: StatusFlags>(
         &mut self,
@@ -162,18 +235,20 @@ impl<B: SliderBackend> PerftVisitor<B> {
         from: Square,
         to: Square,
     ) {
-        self.descend::<C>(&board.after_move(mover::<C>(), piece, from, to), 0);
+        self.0
+            .descend::<C>(board.after_move(mover::<C>(), piece, from, to), 0);
     }
 }
 
-impl<B: SliderBackend> Visitor for PerftVisitor<B> {
+impl<D: Descend> Visitor for MakeChildren<D> {
     #[inline(always)]
     fn king<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         self.piece_move::<C>(board, Piece::King, from, to);
     }
     #[inline(always)]
     fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.descend::<C>(&board.after_castle(mover::<C>(), from, to), 0);
+        self.0
+            .descend::<C>(board.after_castle(mover::<C>(), from, to), 0);
     }
     #[inline(always)]
     fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
@@ -182,7 +257,8 @@ impl<B: SliderBackend> Visitor for PerftVisitor<B> {
     #[inline(always)]
     fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let ep = ((from.index() + to.index()) / 2) as u8;
-        self.descend::<C>(&board.after_move(mover::<C>(), Piece::Pawn, from, to), ep);
+        self.0
+            .descend::<C>(board.after_move(mover::<C>(), Piece::Pawn, from, to), ep);
     }
     #[inline(always)]
     fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
@@ -190,11 +266,13 @@ impl<B: SliderBackend> Visitor for PerftVisitor<B> {
     }
     #[inline(always)]
     fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.descend::<C>(&board.after_en_passant(mover::<C>(), from, to), 0);
+        self.0
+            .descend::<C>(board.after_en_passant(mover::<C>(), from, to), 0);
     }
     #[inline(always)]
     fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece) {
-        self.descend::<C>(&board.after_promotion(mover::<C>(), from, to, piece), 0);
+        self.0
+            .descend::<C>(board.after_promotion(mover::<C>(), from, to, piece), 0);
     }
     #[inline(always)]
     fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {

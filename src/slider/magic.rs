@@ -33,6 +33,10 @@ impl SliderBackend for Magic {
         crate::perft::node::<S, Self>(board, ep, depth)
     }
 
+    unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64 {
+        crate::perft::depth2_node::<S, Self>(board, ep)
+    }
+
     unsafe fn visit<S: StatusFlags, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
         crate::visitor::visit::<S, Self, V>(board, ep, visitor)
     }

@@ -29,6 +29,13 @@ pub(crate) trait SliderBackend: 'static {
     /// The CPU supports the backend's instructions ([`Backend::resolve`] checked it).
     unsafe fn perft<S: StatusFlags>(board: &Board, ep: u8, depth: u32) -> u64;
 
+    /// [`SliderBackend::perft`] at depth 2: its own entry, because its frame holds the
+    /// batch of children and only depth-2 nodes should pay for that stack.
+    ///
+    /// # Safety
+    /// As for [`SliderBackend::perft`].
+    unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64;
+
     /// Hands every legal move of `board` to `visitor`.
     ///
     /// # Safety

@@ -38,6 +38,11 @@ impl SliderBackend for Pext {
     }
 
     #[target_feature(enable = "bmi1,bmi2,popcnt")]
+    unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64 {
+        crate::perft::depth2_node::<S, Self>(board, ep)
+    }
+
+    #[target_feature(enable = "bmi1,bmi2,popcnt")]
     unsafe fn visit<S: StatusFlags, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
         crate::visitor::visit::<S, Self, V>(board, ep, visitor)
     }
