@@ -234,18 +234,23 @@ pub(crate) fn generate<S: StatusFlags, B: SliderBackend, K: Sink>(
     let single = pushed & !occupied;
     let double = shift(single & double_push_rank(white), push) & !occupied & checkmask;
     let single = single & checkmask;
-    sink.pawn_pushes::<S>(board, single & !promotion, push);
     sink.pawn_double_pushes::<S>(board, double, 2 * push);
     let victims = theirs & checkmask;
     let west_hits = west_hits & victims;
     let east_hits = east_hits & victims;
-    sink.pawn_captures::<S>(board, west_hits & !promotion, west);
-    sink.pawn_captures::<S>(board, east_hits & !promotion, east);
     if may_promote {
         core::hint::cold_path();
+        sink.pawn_pushes::<S>(board, single & !promotion, push);
+        sink.pawn_captures::<S>(board, west_hits & !promotion, west);
+        sink.pawn_captures::<S>(board, east_hits & !promotion, east);
         sink.promotions::<S>(board, single & promotion, push);
         sink.promotions::<S>(board, west_hits & promotion, west);
         sink.promotions::<S>(board, east_hits & promotion, east);
+    } else {
+        // No pawn on the 7th: nothing reaches the last rank, no masking needed.
+        sink.pawn_pushes::<S>(board, single, push);
+        sink.pawn_captures::<S>(board, west_hits, west);
+        sink.pawn_captures::<S>(board, east_hits, east);
     }
 
     if S::EP {

@@ -57,7 +57,7 @@ pub enum Backend {
     /// PEXT when this CPU runs it fast (BMI2, and not an AMD CPU before Zen 3), else magic.
     #[default]
     Auto,
-    /// BMI2 `pext` indexing; an error where the CPU lacks BMI2.
+    /// BMI2 `pext` indexing; an error where the CPU lacks BMI2 (or AVX2).
     Pext,
     /// Magic multiply-shift indexing; runs everywhere.
     Magic,
@@ -81,7 +81,7 @@ impl fmt::Display for BackendUnavailable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "backend `{}` is not available on this CPU (it needs BMI2); use `auto` or `magic`",
+            "backend `{}` is not available on this CPU (it needs BMI2 and AVX2); use `auto` or `magic`",
             self.backend
         )
     }
@@ -159,10 +159,13 @@ impl core::str::FromStr for Backend {
     }
 }
 
-/// The CPU executes `pext` (and the BMI1/POPCNT the PEXT entries also use).
+/// The CPU executes `pext` and everything else the PEXT entries are compiled with: BMI1,
+/// POPCNT and AVX2 (for 32-byte board copies; every BMI2 CPU has it), with the OS saving
+/// the YMM registers.
 #[cfg(target_arch = "x86_64")]
 fn pext_is_supported() -> bool {
     if cfg!(all(
+        target_feature = "avx2",
         target_feature = "bmi1",
         target_feature = "bmi2",
         target_feature = "popcnt"
@@ -173,11 +176,32 @@ fn pext_is_supported() -> bool {
     if __cpuid(0).eax < 7 {
         return false;
     }
-    let popcnt = __cpuid(1).ecx & (1 << 23) != 0;
-    let features = __cpuid_count(7, 0).ebx;
-    let bmi1 = features & (1 << 3) != 0;
-    let bmi2 = features & (1 << 8) != 0;
-    popcnt && bmi1 && bmi2
+    let basic = __cpuid(1).ecx;
+    let popcnt = basic & (1 << 23) != 0;
+    let os_saves_state = basic & (1 << 27) != 0;
+    let avx = basic & (1 << 28) != 0;
+    let extended = __cpuid_count(7, 0).ebx;
+    let bmi1 = extended & (1 << 3) != 0;
+    let avx2 = extended & (1 << 5) != 0;
+    let bmi2 = extended & (1 << 8) != 0;
+    if !(popcnt && os_saves_state && avx && avx2 && bmi1 && bmi2) {
+        return false;
+    }
+    // SAFETY: CPUID reported OSXSAVE, so XGETBV exists and may be executed.
+    let enabled_state = unsafe { read_xcr0() };
+    // The OS must save both XMM (bit 1) and YMM (bit 2) state.
+    enabled_state & 0b110 == 0b110
+}
+
+/// Reads XCR0, the register of CPU state the OS saves on a context switch.
+///
+/// # Safety
+/// The CPU must support XGETBV (CPUID.1:ECX.OSXSAVE).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "xsave")]
+unsafe fn read_xcr0() -> u64 {
+    // SAFETY: the caller checked OSXSAVE; this function enables the `xsave` feature.
+    unsafe { core::arch::x86_64::_xgetbv(0) }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -235,7 +259,8 @@ pub(crate) fn with_backend<O: BackendOp>(
     op: O,
 ) -> Result<O::Output, BackendUnavailable> {
     match backend.resolve()? {
-        // SAFETY: `resolve` returned Pext only after checking the CPU runs BMI2/BMI1/POPCNT.
+        // SAFETY: `resolve` returned Pext only after checking the CPU runs BMI2, BMI1,
+        // POPCNT and AVX2.
         #[cfg(target_arch = "x86_64")]
         Backend::Pext => Ok(unsafe { op.run::<pext::Pext>() }),
         // SAFETY: the magic backend uses no optional CPU feature.

@@ -1,5 +1,6 @@
 //! The PEXT backend: a slider's attack-table index is `pext(occupied, mask)`. Its entries are
-//! compiled with BMI2 (and BMI1, POPCNT) enabled so the lookups inline as single instructions.
+//! compiled with BMI2 (and BMI1, POPCNT, AVX2) enabled so the lookups inline as single
+//! instructions and a board is copied in 32-byte moves.
 
 use super::SliderBackend;
 use crate::attacks::{PEXT_BISHOP, PEXT_ROOK, PextEntry, SLIDER_PEXT};
@@ -32,17 +33,17 @@ impl SliderBackend for Pext {
         lookup(&PEXT_BISHOP[square & 63], occupied)
     }
 
-    #[target_feature(enable = "bmi1,bmi2,popcnt")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
     unsafe fn perft<S: StatusFlags>(board: &Board, ep: u8, depth: u32) -> u64 {
         crate::perft::node::<S, Self>(board, ep, depth)
     }
 
-    #[target_feature(enable = "bmi1,bmi2,popcnt")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
     unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64 {
         crate::perft::depth2_node::<S, Self>(board, ep)
     }
 
-    #[target_feature(enable = "bmi1,bmi2,popcnt")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
     unsafe fn visit<S: StatusFlags, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
         crate::visitor::visit::<S, Self, V>(board, ep, visitor)
     }
