@@ -115,6 +115,25 @@ pub(crate) fn attacked<B: SliderBackend>(
     leapers | sliders != 0
 }
 
+/// Every square `them` attacks with `occupied` as the occupancy: the king-ban set, when the
+/// caller passes the occupancy without the king that must not step into it.
+#[inline(always)]
+pub(crate) fn king_ban<B: SliderBackend>(board: &Board, them: Color, occupied: u64) -> u64 {
+    let queens = board.bits(them, Piece::Queen);
+    let mut ban = attacks::pawn_attacks(board.bits(them, Piece::Pawn), them == Color::White)
+        | attacks::king(board.bits(them, Piece::King).trailing_zeros() as usize);
+    for square in BitIter(board.bits(them, Piece::Knight)) {
+        ban |= attacks::knight(square);
+    }
+    for square in BitIter(board.bits(them, Piece::Bishop) | queens) {
+        ban |= B::bishop(square, occupied);
+    }
+    for square in BitIter(board.bits(them, Piece::Rook) | queens) {
+        ban |= B::rook(square, occupied);
+    }
+    ban
+}
+
 /// The squares of a bitboard as indices, lowest first.
 #[derive(Clone, Copy)]
 pub(crate) struct BitIter(pub(crate) u64);

@@ -6,7 +6,7 @@
 
 use crate::attacks::{self, NOT_FILE_A, NOT_FILE_H, shift};
 use crate::board::Board;
-use crate::checks_and_pins::{BitIter, LegalMasks, attacked};
+use crate::checks_and_pins::{BitIter, LegalMasks, attacked, king_ban};
 use crate::slider::SliderBackend;
 use crate::status::StatusFlags;
 use crate::types::{Color, Piece};
@@ -126,14 +126,22 @@ pub(crate) fn generate<S: StatusFlags, B: SliderBackend, K: Sink>(
     let king = king_bit.trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B>(board, us, king);
 
-    // King steps: test only the few candidate squares instead of building the whole ban set.
+    // King steps. A boxed-in king (the common case with many pieces) has at most one free
+    // square: test it alone. Otherwise build the king-ban set of all enemy attacks.
     let without_king = occupied ^ king_bit;
-    let mut king_targets = 0;
-    for to in BitIter(attacks::king(king) & !ours) {
-        if !attacked::<B>(board, them, to, without_king) {
-            king_targets |= 1 << to;
-        }
-    }
+    let candidates = attacks::king(king) & !ours;
+    let king_targets = if candidates & candidates.wrapping_sub(1) == 0 {
+        let attacked_one = candidates != 0
+            && attacked::<B>(
+                board,
+                them,
+                candidates.trailing_zeros() as usize,
+                without_king,
+            );
+        if attacked_one { 0 } else { candidates }
+    } else {
+        candidates & !king_ban::<B>(board, them, without_king)
+    };
     sink.king::<S>(board, king, king_targets);
     if masks.double_check() {
         return;
