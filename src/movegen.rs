@@ -236,7 +236,6 @@ pub(crate) fn generate<S: StatusFlags, B: SliderBackend, K: Sink>(
             shift(pawns & NOT_FILE_H, east),
         )
     } else {
-        core::hint::cold_path();
         pinned_pawn_moves(pawns, push, west, east, pin_hv, pin_diag)
     };
     let single = pushed & !occupied;

@@ -1,0 +1,1068 @@
+//! Differential tests: constmove against a deliberately simple reference move generator
+//! written here (a mailbox board, pseudo-legal moves, make the move on a copy, keep it when
+//! the mover's king is not attacked), on positions reached by fixed-seed random play from
+//! several start positions.
+//!
+//! For every position reached: the legal move sets agree; the move the reference chose is
+//! accepted by `Position::play` with the kind the reference gives it, and the result equals
+//! the reference's own make; every pseudo-legal move the reference finds illegal is rejected;
+//! the position round-trips through FEN; the moves [`Position::visit`] hands out agree with
+//! `legal_moves()`, and each child status (side, castling rights, en-passant flag) and child
+//! board a visitor can build agree with `play`. On a sample of the positions: `perft_with`
+//! to depths 1-3 on both backends equals the reference perft, and equals the leaves counted
+//! by descending with `legal_moves`/`play` and a counting visitor at the last ply.
+
+use constmove::{
+    Backend, Board, Color, Move, MoveKind, Piece, Position, Square, StatusFlags, Visitor, divide,
+    perft_with,
+};
+use std::collections::BTreeMap;
+
+mod common;
+
+// ---------------------------------------------------------------------------------------
+// The reference: a mailbox of FEN letters, written for obviousness rather than speed.
+// ---------------------------------------------------------------------------------------
+
+/// An empty square in [`RefPos::board`].
+const EMPTY: u8 = b'.';
+
+/// A move of the reference generator. `promotion` is a lower-case letter or `None`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct RefMove {
+    from: usize,
+    to: usize,
+    promotion: Option<u8>,
+}
+
+fn square_name(square: usize) -> String {
+    format!(
+        "{}{}",
+        char::from(b'a' + (square % 8) as u8),
+        char::from(b'1' + (square / 8) as u8)
+    )
+}
+
+fn parse_square_name(name: &str) -> usize {
+    let bytes = name.as_bytes();
+    assert!(bytes.len() == 2, "bad square {name:?}");
+    let (file, rank) = (bytes[0].wrapping_sub(b'a'), bytes[1].wrapping_sub(b'1'));
+    assert!(file < 8 && rank < 8, "bad square {name:?}");
+    usize::from(rank) * 8 + usize::from(file)
+}
+
+impl RefMove {
+    fn uci(self) -> String {
+        let mut text = square_name(self.from) + &square_name(self.to);
+        if let Some(letter) = self.promotion {
+            text.push(char::from(letter));
+        }
+        text
+    }
+}
+
+/// A position of the reference: board `a1 = 0 … h8 = 63` holding FEN letters or [`EMPTY`].
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct RefPos {
+    board: [u8; 64],
+    white: bool,
+    /// `K`, `Q`, `k`, `q` in that order.
+    castling: [bool; 4],
+    ep: Option<usize>,
+    halfmove: u32,
+    fullmove: u32,
+}
+
+const KNIGHT_STEPS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+const KING_STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// The square `(file + df, rank + dr)` from `square`, if on the board.
+fn offset(square: usize, df: i32, dr: i32) -> Option<usize> {
+    let file = (square % 8) as i32 + df;
+    let rank = (square / 8) as i32 + dr;
+    ((0..8).contains(&file) && (0..8).contains(&rank)).then(|| (rank * 8 + file) as usize)
+}
+
+fn is_white_piece(letter: u8) -> bool {
+    letter.is_ascii_uppercase()
+}
+
+/// The letter of `white`'s piece `lower` (given in lower case).
+fn colored(lower: u8, white: bool) -> u8 {
+    if white {
+        lower.to_ascii_uppercase()
+    } else {
+        lower
+    }
+}
+
+impl RefPos {
+    /// Parses a FEN (trusted input: constmove's own output or the fixed start positions).
+    fn from_fen(fen: &str) -> RefPos {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        assert!(fields.len() >= 4, "reference FEN parser: short FEN {fen:?}");
+        let mut board = [EMPTY; 64];
+        for (row, text) in fields[0].split('/').enumerate() {
+            let mut file = 0;
+            for letter in text.bytes() {
+                if letter.is_ascii_digit() {
+                    file += usize::from(letter - b'0');
+                } else {
+                    board[(7 - row) * 8 + file] = letter;
+                    file += 1;
+                }
+            }
+            assert_eq!(file, 8, "reference FEN parser: bad rank in {fen:?}");
+        }
+        let castling = [b'K', b'Q', b'k', b'q'].map(|c| fields[2].as_bytes().contains(&c));
+        RefPos {
+            board,
+            white: fields[1] == "w",
+            castling,
+            ep: (fields[3] != "-").then(|| parse_square_name(fields[3])),
+            halfmove: fields.get(4).map_or(0, |t| t.parse().unwrap()),
+            fullmove: fields.get(5).map_or(1, |t| t.parse().unwrap()),
+        }
+    }
+
+    fn fen(&self) -> String {
+        let mut text = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                let letter = self.board[rank * 8 + file];
+                if letter == EMPTY {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        text.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    text.push(char::from(letter));
+                }
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                text.push('/');
+            }
+        }
+        text.push_str(if self.white { " w " } else { " b " });
+        let rights: String = "KQkq"
+            .chars()
+            .zip(self.castling)
+            .filter_map(|(c, has)| has.then_some(c))
+            .collect();
+        text.push_str(if rights.is_empty() { "-" } else { &rights });
+        text.push(' ');
+        text.push_str(&self.ep.map_or("-".to_owned(), square_name));
+        text.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        text
+    }
+
+    fn is_own(&self, square: usize) -> bool {
+        let letter = self.board[square];
+        letter != EMPTY && is_white_piece(letter) == self.white
+    }
+
+    fn is_enemy(&self, square: usize) -> bool {
+        let letter = self.board[square];
+        letter != EMPTY && is_white_piece(letter) != self.white
+    }
+
+    /// Whether any piece of the side `by_white` attacks `square`.
+    fn attacked(&self, square: usize, by_white: bool) -> bool {
+        let has = |sq: Option<usize>, lower: u8| {
+            sq.is_some_and(|sq| self.board[sq] == colored(lower, by_white))
+        };
+        // A white pawn attacks upwards, so it stands one rank below the square.
+        let pawn_rank = if by_white { -1 } else { 1 };
+        if has(offset(square, -1, pawn_rank), b'p') || has(offset(square, 1, pawn_rank), b'p') {
+            return true;
+        }
+        if KNIGHT_STEPS
+            .iter()
+            .any(|&(df, dr)| has(offset(square, df, dr), b'n'))
+        {
+            return true;
+        }
+        if KING_STEPS
+            .iter()
+            .any(|&(df, dr)| has(offset(square, df, dr), b'k'))
+        {
+            return true;
+        }
+        for (dirs, slider) in [(ROOK_DIRS, b'r'), (BISHOP_DIRS, b'b')] {
+            for (df, dr) in dirs {
+                let mut at = square;
+                while let Some(next) = offset(at, df, dr) {
+                    let letter = self.board[next];
+                    if letter != EMPTY {
+                        if letter == colored(slider, by_white) || letter == colored(b'q', by_white)
+                        {
+                            return true;
+                        }
+                        break;
+                    }
+                    at = next;
+                }
+            }
+        }
+        false
+    }
+
+    fn king_square(&self, white: bool) -> usize {
+        let king = colored(b'k', white);
+        match self.board.iter().position(|&letter| letter == king) {
+            Some(square) => square,
+            None => panic!("no king in {}", self.fen()),
+        }
+    }
+
+    /// Every pseudo-legal move: pieces move by the rules ignoring checks to the mover's king,
+    /// except castling, which already requires the king's start, path and destination to be
+    /// unattacked and the squares between king and rook to be empty.
+    fn pseudo_legal_moves(&self) -> Vec<RefMove> {
+        let mut moves = Vec::new();
+        let mut add = |from, to, promotion| {
+            moves.push(RefMove {
+                from,
+                to,
+                promotion,
+            })
+        };
+        for from in 0..64 {
+            if !self.is_own(from) {
+                continue;
+            }
+            match self.board[from].to_ascii_lowercase() {
+                b'p' => {
+                    let (dir, start_rank, last_rank) =
+                        if self.white { (1, 1, 7) } else { (-1, 6, 0) };
+                    let mut pawn_moves = Vec::new();
+                    if let Some(one) = offset(from, 0, dir)
+                        && self.board[one] == EMPTY
+                    {
+                        pawn_moves.push(one);
+                        if from / 8 == start_rank {
+                            let two = offset(one, 0, dir).unwrap();
+                            if self.board[two] == EMPTY {
+                                pawn_moves.push(two);
+                            }
+                        }
+                    }
+                    for df in [-1, 1] {
+                        if let Some(to) = offset(from, df, dir)
+                            && (self.is_enemy(to) || self.ep == Some(to))
+                        {
+                            pawn_moves.push(to);
+                        }
+                    }
+                    for to in pawn_moves {
+                        if to / 8 == last_rank {
+                            for letter in [b'q', b'r', b'b', b'n'] {
+                                add(from, to, Some(letter));
+                            }
+                        } else {
+                            add(from, to, None);
+                        }
+                    }
+                }
+                b'n' | b'k' => {
+                    let steps = if self.board[from].eq_ignore_ascii_case(&b'n') {
+                        KNIGHT_STEPS
+                    } else {
+                        KING_STEPS
+                    };
+                    for (df, dr) in steps {
+                        if let Some(to) = offset(from, df, dr)
+                            && !self.is_own(to)
+                        {
+                            add(from, to, None);
+                        }
+                    }
+                }
+                letter => {
+                    let dirs: Vec<(i32, i32)> = match letter {
+                        b'r' => ROOK_DIRS.to_vec(),
+                        b'b' => BISHOP_DIRS.to_vec(),
+                        _ => [ROOK_DIRS, BISHOP_DIRS].concat(),
+                    };
+                    for (df, dr) in dirs {
+                        let mut at = from;
+                        while let Some(to) = offset(at, df, dr) {
+                            if self.is_own(to) {
+                                break;
+                            }
+                            add(from, to, None);
+                            if self.is_enemy(to) {
+                                break;
+                            }
+                            at = to;
+                        }
+                    }
+                }
+            }
+        }
+        // Castling: (right index, king from, king to, rook from, squares that must be
+        // empty, squares that must not be attacked).
+        let base = if self.white { 0 } else { 56 };
+        let rights = if self.white { [0, 1] } else { [2, 3] };
+        let sides = [
+            (rights[0], 7, [5, 6].to_vec(), [4, 5, 6]),
+            (rights[1], 0, [1, 2, 3].to_vec(), [4, 3, 2]),
+        ];
+        for (right, rook_file, between, safe) in sides {
+            if !self.castling[right]
+                || self.board[base + 4] != colored(b'k', self.white)
+                || self.board[base + rook_file] != colored(b'r', self.white)
+                || between.iter().any(|&f| self.board[base + f] != EMPTY)
+                || safe.iter().any(|&f| self.attacked(base + f, !self.white))
+            {
+                continue;
+            }
+            add(base + 4, base + safe[2], None);
+        }
+        moves
+    }
+
+    /// The position after `mv` (which must be pseudo-legal here).
+    fn make(&self, mv: RefMove) -> RefPos {
+        let mut next = self.clone();
+        let piece = self.board[mv.from];
+        let captured = self.board[mv.to];
+        let is_pawn = piece.eq_ignore_ascii_case(&b'p');
+        let is_king = piece.eq_ignore_ascii_case(&b'k');
+        next.board[mv.from] = EMPTY;
+        next.board[mv.to] = match mv.promotion {
+            Some(letter) => colored(letter, self.white),
+            None => piece,
+        };
+        let en_passant = is_pawn && mv.from % 8 != mv.to % 8 && captured == EMPTY;
+        if en_passant {
+            // The captured pawn stands beside the mover's origin, on the destination's file.
+            next.board[(mv.from / 8) * 8 + mv.to % 8] = EMPTY;
+        }
+        if is_king && mv.from.abs_diff(mv.to) == 2 {
+            let (rook_from, rook_to) = if mv.to > mv.from {
+                (mv.from + 3, mv.from + 1)
+            } else {
+                (mv.from - 4, mv.from - 1)
+            };
+            next.board[rook_to] = next.board[rook_from];
+            next.board[rook_from] = EMPTY;
+        }
+        if is_king {
+            let own = if self.white { [0, 1] } else { [2, 3] };
+            for right in own {
+                next.castling[right] = false;
+            }
+        }
+        // Anything leaving or arriving on a rook corner ends that corner's right.
+        for (right, corner) in [(0, 7), (1, 0), (2, 63), (3, 56)] {
+            if mv.from == corner || mv.to == corner {
+                next.castling[right] = false;
+            }
+        }
+        // constmove records the en-passant square only when an enemy pawn stands beside the
+        // pawn that advanced (documented on `Position::play`); so does the reference.
+        next.ep = None;
+        if is_pawn && mv.from.abs_diff(mv.to) == 16 {
+            let enemy_pawn = colored(b'p', !self.white);
+            let beside = [-1, 1]
+                .iter()
+                .any(|&df| offset(mv.to, df, 0).is_some_and(|sq| self.board[sq] == enemy_pawn));
+            if beside {
+                next.ep = Some((mv.from + mv.to) / 2);
+            }
+        }
+        next.halfmove = if is_pawn || captured != EMPTY {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        if !self.white {
+            next.fullmove += 1;
+        }
+        next.white = !self.white;
+        next
+    }
+
+    /// Whether the side that just moved left its king attacked.
+    fn mover_in_check(&self) -> bool {
+        self.attacked(self.king_square(!self.white), self.white)
+    }
+
+    fn legal_moves(&self) -> Vec<RefMove> {
+        self.pseudo_legal_moves()
+            .into_iter()
+            .filter(|&mv| !self.make(mv).mover_in_check())
+            .collect()
+    }
+
+    /// The kind constmove gives this (legal) move.
+    fn kind_of(&self, mv: RefMove) -> MoveKind {
+        let piece = self.board[mv.from].to_ascii_lowercase();
+        if let Some(letter) = mv.promotion {
+            let piece = match letter {
+                b'q' => Piece::Queen,
+                b'r' => Piece::Rook,
+                b'b' => Piece::Bishop,
+                _ => Piece::Knight,
+            };
+            MoveKind::Promotion(piece)
+        } else if piece == b'p' && mv.from.abs_diff(mv.to) == 16 {
+            MoveKind::DoublePush
+        } else if piece == b'p' && mv.from % 8 != mv.to % 8 && self.board[mv.to] == EMPTY {
+            MoveKind::EnPassant
+        } else if piece == b'k' && mv.from.abs_diff(mv.to) == 2 {
+            MoveKind::Castle
+        } else {
+            MoveKind::Normal
+        }
+    }
+
+    fn library_move(&self, mv: RefMove) -> Move {
+        let square = |index: usize| Square::new(index as u8).unwrap();
+        Move::new(square(mv.from), square(mv.to), self.kind_of(mv))
+    }
+}
+
+/// Reference perft: the number of leaves `depth` plies down, by make and test.
+fn ref_perft(pos: &RefPos, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .into_iter()
+        .map(|mv| ref_perft(&pos.make(mv), depth - 1))
+        .sum()
+}
+
+/// Reference perft to depths `1..=depth` at once: entry `d - 1` is perft `d`.
+fn ref_perft_levels(pos: &RefPos, depth: usize) -> Vec<u64> {
+    fn walk(pos: &RefPos, ply: usize, counts: &mut [u64]) {
+        let moves = pos.legal_moves();
+        counts[ply] += moves.len() as u64;
+        if ply + 1 < counts.len() {
+            for mv in moves {
+                walk(&pos.make(mv), ply + 1, counts);
+            }
+        }
+    }
+    let mut counts = vec![0; depth];
+    walk(pos, 0, &mut counts);
+    counts
+}
+
+fn sorted_uci(moves: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut moves: Vec<String> = moves.into_iter().collect();
+    moves.sort();
+    moves
+}
+
+/// `a` minus `b`, as multisets of sorted strings.
+fn minus(a: &[String], b: &[String]) -> Vec<String> {
+    let mut rest = b.to_vec();
+    a.iter()
+        .filter(|item| match rest.iter().position(|other| other == *item) {
+            Some(at) => {
+                rest.swap_remove(at);
+                false
+            }
+            None => true,
+        })
+        .cloned()
+        .collect()
+}
+
+/// Where constmove's perft and the reference part: divide at `depth`, then descend into the
+/// first differing root move, down to the position whose move lists differ.
+fn explain_perft_mismatch(fen: &str, depth: u32, backend: Backend) -> String {
+    let mut report = String::new();
+    let mut fen = fen.to_owned();
+    let mut depth = depth;
+    while depth >= 1 {
+        let pos = Position::from_fen(&fen).unwrap();
+        let reference = RefPos::from_fen(&fen);
+        let ours: BTreeMap<String, u64> = match divide(&pos, depth, backend) {
+            Ok(counts) => counts.iter().map(|(mv, n)| (mv.to_string(), *n)).collect(),
+            Err(err) => return format!("{report}divide failed: {err}"),
+        };
+        let theirs: BTreeMap<String, u64> = reference
+            .legal_moves()
+            .into_iter()
+            .map(|mv| (mv.uci(), ref_perft(&reference.make(mv), depth - 1)))
+            .collect();
+        report.push_str(&format!("  divide of {fen:?} at depth {depth}:\n"));
+        let mut first_diff = None;
+        for uci in ours
+            .keys()
+            .chain(theirs.keys())
+            .collect::<std::collections::BTreeSet<_>>()
+        {
+            let (a, b) = (ours.get(uci), theirs.get(uci));
+            if a != b {
+                report.push_str(&format!("    {uci}: constmove {a:?}, reference {b:?}\n"));
+                if first_diff.is_none() && a.is_some() && b.is_some() {
+                    first_diff = Some(uci.clone());
+                }
+            }
+        }
+        match first_diff {
+            Some(uci) if depth > 1 => {
+                let mut child = pos.clone();
+                child.play(pos.parse_uci(&uci).unwrap()).unwrap();
+                fen = child.to_string();
+                depth -= 1;
+            }
+            _ => break,
+        }
+    }
+    report
+}
+
+// ---------------------------------------------------------------------------------------
+// Visitors.
+// ---------------------------------------------------------------------------------------
+
+/// Counts the moves handed to it.
+struct CountingVisitor(u64);
+
+impl Visitor for CountingVisitor {
+    fn king<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    fn castle<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    fn pawn_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    fn pawn_double_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    fn pawn_capture<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    fn en_passant<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    fn promotion<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square, _: Piece) {
+        self.0 += 1;
+    }
+    fn knight<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    fn bishop<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    fn rook<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    fn queen<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.0 += 1;
+    }
+}
+
+/// What a visitor learns about one move: the move, the child board it builds with the
+/// `Board::after_*` methods, and the child status flags.
+#[derive(Debug)]
+struct Visited {
+    mv: Move,
+    child: Board,
+    white: bool,
+    ep: bool,
+    /// `WK`, `WQ`, `BK`, `BQ`.
+    castling: [bool; 4],
+}
+
+/// Records every move with its child board and status.
+#[derive(Default)]
+struct RecordingVisitor(Vec<Visited>);
+
+impl RecordingVisitor {
+    fn record<C: StatusFlags>(&mut self, from: Square, to: Square, kind: MoveKind, child: Board) {
+        self.0.push(Visited {
+            mv: Move::new(from, to, kind),
+            child,
+            white: C::WHITE,
+            ep: C::EP,
+            castling: [C::WK, C::WQ, C::BK, C::BQ],
+        });
+    }
+}
+
+/// The colour that made the move leading to status `C`.
+fn mover<C: StatusFlags>() -> Color {
+    Color::from_white(!C::WHITE)
+}
+
+impl Visitor for RecordingVisitor {
+    fn king<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let child = board.after_move(mover::<C>(), Piece::King, from, to);
+        self.record::<C>(from, to, MoveKind::Normal, child);
+    }
+    fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let child = board.after_castle(mover::<C>(), from, to);
+        self.record::<C>(from, to, MoveKind::Castle, child);
+    }
+    fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let child = board.after_move(mover::<C>(), Piece::Pawn, from, to);
+        self.record::<C>(from, to, MoveKind::Normal, child);
+    }
+    fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let child = board.after_move(mover::<C>(), Piece::Pawn, from, to);
+        self.record::<C>(from, to, MoveKind::DoublePush, child);
+    }
+    fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let child = board.after_move(mover::<C>(), Piece::Pawn, from, to);
+        self.record::<C>(from, to, MoveKind::Normal, child);
+    }
+    fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let child = board.after_en_passant(mover::<C>(), from, to);
+        self.record::<C>(from, to, MoveKind::EnPassant, child);
+    }
+    fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece) {
+        let child = board.after_promotion(mover::<C>(), from, to, piece);
+        self.record::<C>(from, to, MoveKind::Promotion(piece), child);
+    }
+    fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let child = board.after_move(mover::<C>(), Piece::Knight, from, to);
+        self.record::<C>(from, to, MoveKind::Normal, child);
+    }
+    fn bishop<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let child = board.after_move(mover::<C>(), Piece::Bishop, from, to);
+        self.record::<C>(from, to, MoveKind::Normal, child);
+    }
+    fn rook<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let child = board.after_move(mover::<C>(), Piece::Rook, from, to);
+        self.record::<C>(from, to, MoveKind::Normal, child);
+    }
+    fn queen<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let child = board.after_move(mover::<C>(), Piece::Queen, from, to);
+        self.record::<C>(from, to, MoveKind::Normal, child);
+    }
+}
+
+/// Leaves `depth >= 1` plies down, counted by descending with `legal_moves` and `play` and
+/// counting the last ply's moves with a visitor.
+fn visited_leaves(pos: &Position, depth: u32) -> u64 {
+    if depth == 1 {
+        let mut counter = CountingVisitor(0);
+        pos.visit(&mut counter);
+        return counter.0;
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|&mv| {
+            let mut child = pos.clone();
+            child.play(mv).expect("a listed move is playable");
+            visited_leaves(&child, depth - 1)
+        })
+        .sum()
+}
+
+// ---------------------------------------------------------------------------------------
+// The random walk.
+// ---------------------------------------------------------------------------------------
+
+/// xorshift64* with a fixed seed: reproducible, no dependency.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Start positions: the standard ones plus en-passant, promotion and castling heavy ones.
+const START_FENS: [&str; 15] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NBPP/RNBQK2R w KQ - 1 8",
+    // En passant: an ep square in the FEN, pawn races, ep pins and ep checks.
+    "rnbqkb1r/ppppp1pp/7n/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+    "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1",
+    "3k4/8/8/K1Pp3r/8/8/8/8 w - d6 0 2",
+    "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+    "4k3/1p1p1p1p/8/P1P1P1P1/p1p1p1p1/8/1P1P1P1P/4K3 w - - 0 1",
+    // Promotions, including captures on castling corners.
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
+    "8/PPPPPPPP/8/2k5/8/7K/pppppppp/8 w - - 0 1",
+    // Castling with attacked and blocked paths.
+    "r3k2r/p1pp1pb1/bn2Qnp1/2qPN3/1p2P3/2N5/PPPBBPPP/R3K2R b KQkq - 3 2",
+];
+
+/// Random games per start position.
+const GAMES: usize = 4;
+/// Plies per random game (fewer when a game ends).
+const PLIES: usize = 40;
+/// Perft checks run on every `PERFT_EVERY`-th position reached.
+const PERFT_EVERY: usize = 4;
+/// The deepest perft compared with the reference.
+const PERFT_DEPTH: u32 = 3;
+
+/// Collects failures so that one run reports all of them.
+#[derive(Default)]
+struct Failures(Vec<String>);
+
+impl Failures {
+    fn check(&mut self, ok: bool, message: impl FnOnce() -> String) {
+        if !ok {
+            self.0.push(message());
+        }
+    }
+
+    fn assert_none(&self, what: &str) {
+        if !self.0.is_empty() {
+            let shown: Vec<&str> = self.0.iter().take(40).map(String::as_str).collect();
+            panic!(
+                "{what}: {} failures (first {} shown):\n{}",
+                self.0.len(),
+                shown.len(),
+                shown.join("\n")
+            );
+        }
+    }
+}
+
+/// The backends to compare: Magic always, Pext when this CPU runs it.
+fn backends() -> Vec<Backend> {
+    let mut backends = vec![Backend::Magic];
+    match Backend::Pext.resolve() {
+        Ok(_) => backends.push(Backend::Pext),
+        Err(err) => eprintln!("note: skipping the PEXT backend: {err}"),
+    }
+    backends
+}
+
+/// The checks run on every position reached.
+fn check_position(pos: &Position, reference: &RefPos, failures: &mut Failures) {
+    let fen = pos.to_string();
+
+    // The library's position is the reference's (ours from FEN or from our own make).
+    failures.check(fen == reference.fen(), || {
+        format!(
+            "position differs: constmove {fen:?}, reference {:?}",
+            reference.fen()
+        )
+    });
+
+    // FEN round trip.
+    match Position::from_fen(&fen) {
+        Ok(parsed) => failures.check(parsed == *pos, || {
+            format!("{fen:?}: parsing Display gives a different position {parsed:?}")
+        }),
+        Err(err) => failures
+            .0
+            .push(format!("{fen:?}: Display output rejected: {err}")),
+    }
+
+    // (a) The legal move sets.
+    let ours = sorted_uci(pos.legal_moves().iter().map(Move::to_string));
+    let theirs = sorted_uci(reference.legal_moves().into_iter().map(RefMove::uci));
+    failures.check(ours == theirs, || {
+        format!(
+            "{fen:?}: legal moves differ: only constmove {:?}, only reference {:?}",
+            minus(&ours, &theirs),
+            minus(&theirs, &ours)
+        )
+    });
+
+    // Every legal move has the kind the reference gives it, and plays to the reference's
+    // child; every pseudo-legal move the reference rejects is rejected and changes nothing.
+    for mv in reference.pseudo_legal_moves() {
+        let child = reference.make(mv);
+        let library_move = reference.library_move(mv);
+        let mut played = pos.clone();
+        let result = played.play(library_move);
+        if child.mover_in_check() {
+            failures.check(result.is_err() && played == *pos, || {
+                format!(
+                    "{fen:?}: illegal {} ({library_move:?}) was accepted",
+                    mv.uci()
+                )
+            });
+        } else {
+            match result {
+                Err(err) => failures.0.push(format!(
+                    "{fen:?}: play rejected legal {} ({library_move:?}): {err}",
+                    mv.uci()
+                )),
+                Ok(()) => failures.check(played.to_string() == child.fen(), || {
+                    format!(
+                        "{fen:?}: after {} constmove has {:?}, reference {:?}",
+                        mv.uci(),
+                        played.to_string(),
+                        child.fen()
+                    )
+                }),
+            }
+        }
+    }
+
+    // The visitor: same moves as legal_moves (kinds included), and each child board and
+    // status agrees with play.
+    let mut recorder = RecordingVisitor::default();
+    pos.visit(&mut recorder);
+    let describe = |mv: &Move| format!("{mv}:{:?}", mv.kind());
+    let visited = sorted_uci(recorder.0.iter().map(|v| describe(&v.mv)));
+    let listed = sorted_uci(pos.legal_moves().iter().map(describe));
+    failures.check(visited == listed, || {
+        format!(
+            "{fen:?}: visit and legal_moves differ: only visit {:?}, only legal_moves {:?}",
+            minus(&visited, &listed),
+            minus(&listed, &visited)
+        )
+    });
+    for v in &recorder.0 {
+        let mut child = pos.clone();
+        if child.play(v.mv).is_err() {
+            failures
+                .0
+                .push(format!("{fen:?}: visited move {} not playable", v.mv));
+            continue;
+        }
+        let rights = child.castling_rights();
+        let expected = [
+            rights.has(Color::White, true),
+            rights.has(Color::White, false),
+            rights.has(Color::Black, true),
+            rights.has(Color::Black, false),
+        ];
+        let ok = *child.board() == v.child
+            && v.white == (child.side_to_move() == Color::White)
+            && v.ep == child.ep_square().is_some()
+            && v.castling == expected;
+        failures.check(ok, || {
+            format!(
+                "{fen:?}: visiting {} gives child status white={} ep={} castling={:?} \
+                 (board equal: {}), but play gives {:?}",
+                v.mv,
+                v.white,
+                v.ep,
+                v.castling,
+                *child.board() == v.child,
+                child.to_string()
+            )
+        });
+    }
+}
+
+/// (b) and (c): perft against the reference and against counted leaves, on every backend.
+fn check_perft(pos: &Position, reference: &RefPos, backends: &[Backend], failures: &mut Failures) {
+    let fen = pos.to_string();
+    let expected = ref_perft_levels(reference, PERFT_DEPTH as usize);
+    for (depth, &nodes) in (1..=PERFT_DEPTH).zip(&expected) {
+        let leaves = (depth >= 2).then(|| visited_leaves(pos, depth));
+        for &backend in backends {
+            let got = perft_with(pos, depth, backend);
+            failures.check(got == Ok(nodes), || {
+                format!(
+                    "{fen:?} depth {depth} backend {backend}: reference {nodes}, constmove \
+                     {got:?}\n{}",
+                    explain_perft_mismatch(&fen, depth, backend)
+                )
+            });
+            if let Some(leaves) = leaves {
+                failures.check(got == Ok(leaves), || {
+                    format!(
+                        "{fen:?} depth {depth} backend {backend}: bulk count {got:?}, but \
+                         {leaves} leaves visited"
+                    )
+                });
+            }
+        }
+    }
+}
+
+/// What one random walk covered.
+#[derive(Default)]
+struct Coverage {
+    positions: usize,
+    perft_positions: usize,
+    moves_by_kind: BTreeMap<&'static str, usize>,
+}
+
+fn kind_name(kind: MoveKind) -> &'static str {
+    match kind {
+        MoveKind::Normal => "normal",
+        MoveKind::DoublePush => "double push",
+        MoveKind::Castle => "castle",
+        MoveKind::EnPassant => "en passant",
+        MoveKind::Promotion(_) => "promotion",
+    }
+}
+
+/// Random games from `start`; every position reached is checked, every
+/// [`PERFT_EVERY`]-th also with perft.
+fn walk(start: &str, seed: u64, backends: &[Backend], failures: &mut Failures) -> Coverage {
+    let mut rng = XorShift(seed);
+    let mut coverage = Coverage::default();
+    let mut counter = 0;
+    for _ in 0..GAMES {
+        let mut pos = Position::from_fen(start).unwrap();
+        let mut reference = RefPos::from_fen(start);
+        for _ in 0..=PLIES {
+            check_position(&pos, &reference, failures);
+            coverage.positions += 1;
+            if counter % PERFT_EVERY == 0 {
+                check_perft(&pos, &reference, backends, failures);
+                coverage.perft_positions += 1;
+            }
+            counter += 1;
+            for mv in pos.legal_moves().iter() {
+                *coverage
+                    .moves_by_kind
+                    .entry(kind_name(mv.kind()))
+                    .or_default() += 1;
+            }
+            let moves = reference.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Half the time, take en passant or castle when possible: random play alone
+            // rarely does.
+            let special: Vec<RefMove> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    matches!(
+                        reference.kind_of(mv),
+                        MoveKind::EnPassant | MoveKind::Castle
+                    )
+                })
+                .collect();
+            let mv = if !special.is_empty() && rng.below(2) == 0 {
+                special[rng.below(special.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            let library_move = reference.library_move(mv);
+            if let Err(err) = pos.play(library_move) {
+                failures.0.push(format!(
+                    "{pos}: play rejected the reference's move {} ({library_move:?}): {err}",
+                    mv.uci()
+                ));
+                break;
+            }
+            reference = reference.make(mv);
+            if pos.to_string() != reference.fen() {
+                // Reported by check_position on the next round; stop this game so one
+                // divergence does not cascade.
+                check_position(&pos, &reference, failures);
+                break;
+            }
+        }
+    }
+    coverage
+}
+
+/// The largest published count the reference is checked against.
+const REFERENCE_BUDGET: u64 = 100_000;
+
+#[test]
+fn reference_generator_knows_the_published_counts() {
+    // The reference is only useful if it is right: check it against the published counts
+    // of the data files (small ones; it is slow) before trusting it below.
+    let mut entries = common::load("perftsuite.epd", common::parse_epd);
+    entries.extend(common::load("perftsuite_extras.epd", common::parse_epd));
+    entries.extend(common::load(
+        "tricky_positions.csv",
+        common::parse_tricky_csv,
+    ));
+    let cases = common::select_cases(&entries, |_, nodes| nodes <= REFERENCE_BUDGET);
+    assert!(cases.len() >= 300, "only {} counts selected", cases.len());
+    let mut failures = Failures::default();
+    for case in &cases {
+        let got = ref_perft(&RefPos::from_fen(&case.fen), case.depth);
+        failures.check(got == case.nodes, || {
+            format!(
+                "{}: reference perft({:?}, {}) = {got}, published {}",
+                case.origin, case.fen, case.depth, case.nodes
+            )
+        });
+    }
+    println!(
+        "reference generator agrees with {} published counts",
+        cases.len()
+    );
+    failures.assert_none("reference generator");
+}
+
+#[test]
+fn random_positions_agree_with_the_reference() {
+    let backends = backends();
+    let mut failures = Failures::default();
+    let mut total = Coverage::default();
+    let start = std::time::Instant::now();
+    for (index, fen) in START_FENS.iter().enumerate() {
+        let seed = 0x9E37_79B9_7F4A_7C15 ^ (index as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        let coverage = walk(fen, seed, &backends, &mut failures);
+        total.positions += coverage.positions;
+        total.perft_positions += coverage.perft_positions;
+        for (kind, n) in coverage.moves_by_kind {
+            *total.moves_by_kind.entry(kind).or_default() += n;
+        }
+    }
+    println!(
+        "{} positions checked ({} with perft 1-{PERFT_DEPTH} on {:?}), legal moves seen by \
+         kind {:?}, {:.2?}",
+        total.positions,
+        total.perft_positions,
+        backends,
+        total.moves_by_kind,
+        start.elapsed()
+    );
+    failures.assert_none("differential");
+    assert!(
+        total.positions >= 500,
+        "too few positions: {}",
+        total.positions
+    );
+    assert!(total.perft_positions >= 150);
+    for kind in ["double push", "castle", "en passant", "promotion"] {
+        assert!(
+            total.moves_by_kind.get(kind).copied().unwrap_or(0) >= 10,
+            "too few {kind} moves seen: {:?}",
+            total.moves_by_kind
+        );
+    }
+}

@@ -1,0 +1,606 @@
+//! FEN parsing: one test per [`FenError`] variant (the exact variant, and a message that
+//! names the field), the accepted variations (no counters, extra whitespace), `Display`
+//! round trips for every position of the data files, and hostile inputs that must be
+//! rejected without a panic.
+
+mod common;
+
+use constmove::{Color, FenError, FenField, Piece, Position, Square, perft};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Two bare kings, no counters.
+const KINGS: &str = "4k3/8/8/8/8/8/8/4K3";
+
+fn sq(name: &str) -> Square {
+    name.parse().unwrap()
+}
+
+/// Asserts that `fen` is rejected with exactly `expected`, and that the message names
+/// `field` (its `Display` text) and contains every one of `details`.
+#[track_caller]
+fn rejects(fen: &str, expected: FenError, field: &str, details: &[&str]) {
+    let err = match Position::from_fen(fen) {
+        Ok(pos) => panic!("{fen:?} was accepted as {pos}"),
+        Err(err) => err,
+    };
+    assert_eq!(err, expected, "wrong error for {fen:?}");
+    let message = err.to_string();
+    for needle in std::iter::once(&field).chain(details) {
+        assert!(
+            message.contains(needle),
+            "message for {fen:?} lacks {needle:?}: {message:?}"
+        );
+    }
+}
+
+#[test]
+fn missing_field() {
+    for (fen, field) in [
+        ("", FenField::Placement),
+        ("   ", FenField::Placement),
+        (KINGS, FenField::SideToMove),
+        ("4k3/8/8/8/8/8/8/4K3 w", FenField::Castling),
+        ("4k3/8/8/8/8/8/8/4K3 w -", FenField::EnPassant),
+    ] {
+        rejects(
+            fen,
+            FenError::MissingField { field },
+            &field.to_string(),
+            &["missing"],
+        );
+    }
+}
+
+#[test]
+fn too_many_fields() {
+    rejects(
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra",
+        FenError::TooManyFields { count: 7 },
+        "fields",
+        &["7"],
+    );
+    rejects(
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 2 3 4",
+        FenError::TooManyFields { count: 9 },
+        "fields",
+        &["9", "at most 6"],
+    );
+}
+
+#[test]
+fn rank_count() {
+    let placement = FenField::Placement.to_string();
+    rejects(
+        "4k3/8/8/8/8/8/4K3 w - - 0 1",
+        FenError::RankCount { found: 7 },
+        &placement,
+        &["7 ranks"],
+    );
+    rejects(
+        "4k3/8/8/8/8/8/8/8/4K3 w - - 0 1",
+        FenError::RankCount { found: 9 },
+        &placement,
+        &["9 ranks"],
+    );
+}
+
+#[test]
+fn rank_length() {
+    let placement = FenField::Placement.to_string();
+    rejects(
+        "4k3/8/8/8/8/8/8/4K4 w - - 0 1",
+        FenError::RankLength { rank: 1, files: 9 },
+        &placement,
+        &["rank 1", "9 files"],
+    );
+    rejects(
+        "4k3/7/8/8/8/8/8/4K3 w - - 0 1",
+        FenError::RankLength { rank: 7, files: 7 },
+        &placement,
+        &["rank 7", "7 files"],
+    );
+    rejects(
+        "4k3/8/8//8/8/8/4K3 w - - 0 1",
+        FenError::RankLength { rank: 5, files: 0 },
+        &placement,
+        &["rank 5"],
+    );
+}
+
+#[test]
+fn piece_letter() {
+    let placement = FenField::Placement.to_string();
+    for (fen, rank, letter) in [
+        ("4k3/8/8/8/8/8/8/4K2X w - - 0 1", 1, 'X'),
+        ("4k3/8/8/8/8/8/8/4K3x w - - 0 1", 1, 'x'),
+        ("4k3/8/0/8/8/8/8/4K3 w - - 0 1", 6, '0'),
+        ("4k3/9/8/8/8/8/8/4K3 w - - 0 1", 7, '9'),
+        ("4k3/8/8/8/8/8/8/4K2\u{2656} w - - 0 1", 1, '\u{2656}'),
+    ] {
+        rejects(
+            fen,
+            FenError::PieceLetter { rank, letter },
+            &placement,
+            &[&format!("'{letter}'"), &format!("rank {rank}")],
+        );
+    }
+}
+
+#[test]
+fn side_to_move() {
+    for side in ["x", "W", "B", "white", "-", "wb"] {
+        rejects(
+            &format!("{KINGS} {side} - - 0 1"),
+            FenError::SideToMove,
+            &FenField::SideToMove.to_string(),
+            &[],
+        );
+    }
+}
+
+#[test]
+fn castling_letter() {
+    let castling = FenField::Castling.to_string();
+    for (rights, letter) in [
+        ("KX", 'X'),
+        ("KK", 'K'),
+        ("-K", '-'),
+        ("K-", '-'),
+        ("--", '-'),
+        ("A", 'A'),  // Shredder-FEN file letters are Chess960 only
+        ("Hh", 'H'), // idem
+        ("\u{e9}", '\u{e9}'),
+    ] {
+        rejects(
+            &format!("r3k2r/8/8/8/8/8/8/R3K2R w {rights} - 0 1"),
+            FenError::CastlingLetter { letter },
+            &castling,
+            &[&format!("'{letter}'")],
+        );
+    }
+}
+
+#[test]
+fn castling_mismatch() {
+    let castling = FenField::Castling.to_string();
+    for (fen, right, square, missing, detail) in [
+        (
+            "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+            'K',
+            "h1",
+            Piece::Rook,
+            "white rook on h1",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/3K3R w K - 0 1",
+            'K',
+            "e1",
+            Piece::King,
+            "white king on e1",
+        ),
+        (
+            "r3k3/8/8/8/8/8/8/4K3 w qk - 0 1",
+            'k',
+            "h8",
+            Piece::Rook,
+            "black rook on h8",
+        ),
+        (
+            // A black rook on a1 does not give White a queen-side right.
+            "4k3/8/8/8/8/8/8/r3K3 w Q - 0 1",
+            'Q',
+            "a1",
+            Piece::Rook,
+            "white rook on a1",
+        ),
+        (
+            "r4k1r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            'k',
+            "e8",
+            Piece::King,
+            "black king on e8",
+        ),
+    ] {
+        rejects(
+            fen,
+            FenError::CastlingMismatch {
+                right,
+                square: sq(square),
+                missing,
+            },
+            &castling,
+            &[&format!("'{right}'"), square, detail],
+        );
+    }
+}
+
+#[test]
+fn en_passant_syntax() {
+    for ep in [
+        "e9",
+        "i3",
+        "E3",
+        "e",
+        "3e",
+        "e33",
+        "x",
+        "\u{e9}3",
+        "e\u{301}3",
+    ] {
+        rejects(
+            &format!("4k3/8/8/8/4P3/8/8/4K3 b - {ep} 0 1"),
+            FenError::EnPassantSyntax,
+            &FenField::EnPassant.to_string(),
+            &[],
+        );
+    }
+}
+
+#[test]
+fn en_passant_rank() {
+    let field = FenField::EnPassant.to_string();
+    // A real double push, but the square named is on the wrong rank for the side to move.
+    rejects(
+        "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1",
+        FenError::EnPassantRank { square: sq("e3") },
+        &field,
+        &["e3"],
+    );
+    rejects(
+        "4k3/8/8/8/4P3/8/8/4K3 b - e4 0 1",
+        FenError::EnPassantRank { square: sq("e4") },
+        &field,
+        &["e4"],
+    );
+}
+
+#[test]
+fn en_passant_no_pawn() {
+    let field = FenField::EnPassant.to_string();
+    for (fen, square) in [
+        // No pawn in front of the square.
+        ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "e6"),
+        // A pawn of the side to move, not of the side that just moved.
+        ("4k3/8/8/4P3/8/8/8/4K3 w - e6 0 1", "e6"),
+        // The square itself is occupied.
+        ("4k3/8/4n3/4p3/8/8/8/4K3 w - e6 0 1", "e6"),
+        // The square the pawn came from is occupied.
+        ("4k3/4n3/8/4p3/8/8/8/4K3 w - e6 0 1", "e6"),
+        ("4k3/8/8/8/3P4/8/8/4K3 b - e3 0 1", "e3"),
+    ] {
+        rejects(
+            fen,
+            FenError::EnPassantNoPawn { square: sq(square) },
+            &field,
+            &[square],
+        );
+    }
+}
+
+#[test]
+fn king_count() {
+    for (fen, color, count, detail) in [
+        (
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            Color::White,
+            0,
+            "0 white kings",
+        ),
+        (
+            "8/8/8/8/8/8/8/4K3 w - - 0 1",
+            Color::Black,
+            0,
+            "0 black kings",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",
+            Color::White,
+            2,
+            "2 white kings",
+        ),
+        (
+            "k1k1k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            Color::Black,
+            3,
+            "3 black kings",
+        ),
+    ] {
+        rejects(
+            fen,
+            FenError::KingCount { color, count },
+            &FenField::Placement.to_string(),
+            &[detail],
+        );
+    }
+}
+
+#[test]
+fn opponent_in_check() {
+    rejects(
+        "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
+        FenError::OpponentInCheck {
+            color: Color::Black,
+        },
+        "check",
+        &["black king"],
+    );
+    rejects(
+        "4k3/8/8/8/8/8/3p4/4K3 b - - 0 1",
+        FenError::OpponentInCheck {
+            color: Color::White,
+        },
+        "check",
+        &["white king"],
+    );
+    // Kings side by side: whoever is not to move is in check.
+    rejects(
+        "8/8/8/8/8/8/8/3kK3 w - - 0 1",
+        FenError::OpponentInCheck {
+            color: Color::Black,
+        },
+        "check",
+        &["black king"],
+    );
+}
+
+#[test]
+fn pawn_on_back_rank() {
+    let placement = FenField::Placement.to_string();
+    for (fen, square) in [
+        ("4k2P/8/8/8/8/8/8/4K3 w - - 0 1", "h8"),
+        ("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", "a1"),
+        ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "a8"),
+    ] {
+        rejects(
+            fen,
+            FenError::PawnOnBackRank { square: sq(square) },
+            &placement,
+            &[&format!("pawn on {square}")],
+        );
+    }
+}
+
+#[test]
+fn halfmove_clock() {
+    for clock in ["x", "-1", "1.5", "+-3", "99999999999999999999"] {
+        rejects(
+            &format!("{KINGS} w - - {clock} 1"),
+            FenError::HalfmoveClock,
+            &FenField::HalfmoveClock.to_string(),
+            &[],
+        );
+    }
+}
+
+#[test]
+fn fullmove_number() {
+    for number in ["0", "x", "-1", "1.0", "99999999999999999999"] {
+        rejects(
+            &format!("{KINGS} w - - 0 {number}"),
+            FenError::FullmoveNumber,
+            &FenField::FullmoveNumber.to_string(),
+            &[],
+        );
+    }
+}
+
+#[test]
+fn counters_are_optional() {
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").unwrap();
+    assert_eq!((pos.halfmove_clock(), pos.fullmove_number()), (0, 1));
+    assert_eq!(pos.to_string(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - - 17").unwrap();
+    assert_eq!((pos.halfmove_clock(), pos.fullmove_number()), (17, 1));
+    assert_eq!(pos.to_string(), "4k3/8/8/8/8/8/8/4K3 b - - 17 1");
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 3 42").unwrap();
+    assert_eq!((pos.halfmove_clock(), pos.fullmove_number()), (3, 42));
+}
+
+#[test]
+fn extra_whitespace_is_accepted() {
+    let start = Position::startpos();
+    for fen in [
+        "  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w  KQkq   -  0   1  ",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\tw\tKQkq\t-\t0\t1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+        "\r\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\r\n",
+    ] {
+        assert_eq!(Position::from_fen(fen), Ok(start.clone()), "{fen:?}");
+    }
+}
+
+#[test]
+fn castling_letters_in_any_order() {
+    let canonical = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    for rights in ["qkQK", "kqKQ", "QKqk"] {
+        let fen = format!("r3k2r/8/8/8/8/8/8/R3K2R w {rights} - 0 1");
+        assert_eq!(Position::from_fen(&fen), Ok(canonical.clone()), "{fen}");
+    }
+}
+
+/// Parses `fen`, writes it back, and checks the first four fields are unchanged, the
+/// counters are the given ones (or the defaults `0 1`), and the output parses to an equal
+/// position. Returns a description of any failure.
+fn round_trip(fen: &str) -> Result<(), String> {
+    let pos = Position::from_fen(fen).map_err(|err| format!("{fen:?} rejected: {err}"))?;
+    let written = pos.to_string();
+    let input: Vec<&str> = fen.split_whitespace().collect();
+    let output: Vec<&str> = written.split_whitespace().collect();
+    let mut expected_output = input.clone();
+    expected_output.truncate(6);
+    if expected_output.len() < 5 {
+        expected_output.push("0");
+    }
+    if expected_output.len() < 6 {
+        expected_output.push("1");
+    }
+    if output[..4] != input[..4] || output != expected_output {
+        return Err(format!("{fen:?} written back as {written:?}"));
+    }
+    match Position::from_fen(&written) {
+        Ok(again) if again == pos => Ok(()),
+        Ok(again) => Err(format!("{written:?} parses to a different {again:?}")),
+        Err(err) => Err(format!("{written:?} (from {fen:?}) rejected: {err}")),
+    }
+}
+
+#[test]
+fn display_round_trips_every_data_file_position() {
+    let mut fens: Vec<String> = Vec::new();
+    for (name, parse) in [
+        ("perftsuite.epd", common::parse_epd as fn(&str, &str) -> _),
+        ("perftsuite_extras.epd", common::parse_epd),
+        ("tricky_positions.csv", common::parse_tricky_csv),
+        ("marcelk_perft_random.perft", common::parse_perft_blocks),
+    ] {
+        fens.extend(common::load(name, parse).into_iter().map(|e| e.fen));
+    }
+    assert!(fens.len() > 126 + 3 + 27 + 6_000);
+    let failures: Vec<String> = fens
+        .iter()
+        .filter_map(|fen| round_trip(fen).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} FENs do not round-trip:\n{}",
+        failures.len(),
+        fens.len(),
+        failures.join("\n")
+    );
+}
+
+/// At most the first 100 characters of `input`, for messages.
+fn shorten(input: &str) -> String {
+    input.chars().take(100).collect()
+}
+
+/// Parses `input`, catching a panic; the `Ok` positions are also written back, re-parsed
+/// and asked for their moves (none of which may panic).
+fn parse_without_panic(input: &str) -> Result<Result<Position, FenError>, String> {
+    catch_unwind(AssertUnwindSafe(|| {
+        let parsed = Position::from_fen(input);
+        if let Ok(pos) = &parsed {
+            assert_eq!(Position::from_fen(&pos.to_string()).as_ref(), Ok(pos));
+            let _ = pos.legal_moves();
+            let _ = perft(pos, 2);
+        }
+        parsed
+    }))
+    .map_err(|_| format!("panicked on {:?}", shorten(input)))
+}
+
+#[test]
+fn hostile_inputs_are_rejected_without_panic() {
+    let pool = b"!#/8kKqQ -w\x7f~";
+    let long_garbage: String = (0..200_000usize)
+        .map(|i| char::from(pool[(i * 7919) % pool.len()]))
+        .collect();
+    let inputs: Vec<String> = [
+        "",
+        "8/8/8",
+        "8/8/8 w - -",
+        "/",
+        "////////",
+        "//////// w - -",
+        "8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8 w - -",
+        "88888888/8/8/8/8/8/8/8 w - -",
+        "k7/8/8/8/8/8/8/11111111K w - -",
+        "kkkkkkkk/kkkkkkkk/8/8/8/8/KKKKKKKK/KKKKKKKK w - -",
+        "\u{2654}\u{2655}\u{2656}/8/8/8/8/8/8/8 w - -",
+        "4k3/8/8/8/8/8/8/4K3 \u{1F600} - -",
+        "4k3/8/8/8/8/8/8/4K3 w \u{1F600} -",
+        "4k3/8/8/8/8/8/8/4K3 w - \u{1F600}",
+        "4k3/8/8/8/8/8/8/4K3 w - - \u{1F600} 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 \u{1F600}",
+        "\u{feff}4k3/8/8/8/8/8/8/4K3 w - -",
+        "4k3/8/8/8/8/8/8/4K3\u{a0}w - -",
+        "4k3/8/8/8/8/8/8/4K\u{ff13} w - -",
+        "\0\0\0\0",
+        "4k3/8/8/8/8/8/8/4K3 w - a0",
+        "4k3/8/8/8/8/8/8/4K3 w - h9",
+        "4k3/8/8/8/8/8/8/4K3 b - a3",
+        "4k3/8/8/8/8/8/8/4K3 w - h6",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .chain([
+        long_garbage.clone(),
+        "x".repeat(100_000),
+        "/".repeat(100_000),
+        "8/".repeat(50_000),
+        "9".repeat(100_000) + " w - -",
+        format!("{KINGS} w - - 0 1 {}", "1 ".repeat(50_000)),
+        format!("{KINGS} w {} -", "K".repeat(10_000)),
+        "\u{10FFFF}".repeat(10_000),
+    ])
+    .collect();
+    let mut failures = Vec::new();
+    for input in &inputs {
+        match parse_without_panic(input) {
+            Err(panic) => failures.push(panic),
+            Ok(Ok(pos)) => failures.push(format!("{:?} accepted as {pos}", shorten(input))),
+            Ok(Err(_)) => {}
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// xorshift64*: a fixed-seed source for the mutation fuzzing below.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Valid FENs mutated by random character insertions, deletions and replacements: the
+/// parser returns, never panics, and whatever it accepts writes back, re-parses, and
+/// generates moves without panicking.
+#[test]
+fn mutated_fens_never_panic() {
+    let seeds = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkb1r/ppppp1pp/7n/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    ];
+    let alphabet: Vec<char> = "pnbrqkPNBRQK0123456789/ -wbKQkqabcdefgh\t\u{e9}\u{2656}\u{1F600}"
+        .chars()
+        .collect();
+    let mut rng = XorShift(0x5EED_F00D_CAFE_BABE);
+    let mut failures = Vec::new();
+    let (mut accepted, mut rejected) = (0, 0);
+    for round in 0..20_000 {
+        let mut chars: Vec<char> = seeds[round % seeds.len()].chars().collect();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(chars.len() + 1);
+            let letter = alphabet[rng.below(alphabet.len())];
+            match rng.below(3) {
+                0 => chars.insert(at, letter),
+                1 if at < chars.len() => {
+                    chars.remove(at);
+                }
+                _ if at < chars.len() => chars[at] = letter,
+                _ => chars.push(letter),
+            }
+        }
+        let input: String = chars.into_iter().collect();
+        match parse_without_panic(&input) {
+            Err(panic) => failures.push(panic),
+            Ok(Ok(_)) => accepted += 1,
+            Ok(Err(_)) => rejected += 1,
+        }
+    }
+    println!("mutated FENs: {accepted} accepted, {rejected} rejected");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(accepted > 100 && rejected > 100);
+}

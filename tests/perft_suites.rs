@@ -1,0 +1,280 @@
+//! Perft counts against the public data in `../shared/perft/`: Wagner's suite and its
+//! extras, the tricky-position list, the standard-castling positions of shakmaty's list and
+//! Marcel van Kervinck's 6,838 random positions.
+//!
+//! Every count comes from the data files, never from constmove itself, and is checked on the
+//! magic backend and, where the CPU has BMI2, on the PEXT backend. The normal run checks each
+//! count up to [`BUDGET`] leaves (and all random positions to depth 4); the `#[ignore]`d
+//! `full_*` tests check every count (`cargo test --release --test perft_suites -- --ignored`).
+
+mod common;
+
+use common::{
+    PerftCase, PerftEntry, assert_cases, backends, check_cases, load, parse_epd,
+    parse_perft_blocks, select_cases,
+};
+
+/// The largest expected count checked in the normal run. With it the four suite files
+/// cost about 0.33 billion leaves per backend (under a second for both backends in release
+/// on two cores); the 32 counts above it are left to the `full_*` tests.
+const BUDGET: u64 = 20_000_000;
+
+fn within_budget(_depth: u32, nodes: u64) -> bool {
+    nodes <= BUDGET
+}
+
+fn everything(_depth: u32, _nodes: u64) -> bool {
+    true
+}
+
+/// The checker itself: a wrong count and a rejected FEN are reported with the FEN, depth,
+/// expected and actual counts and the backend, on every backend.
+#[test]
+fn checker_reports_mismatches() {
+    let cases = [
+        PerftCase {
+            origin: "self-test".to_owned(),
+            fen: constmove::STARTPOS_FEN.to_owned(),
+            depth: 2,
+            nodes: 401,
+        },
+        PerftCase {
+            origin: "self-test".to_owned(),
+            fen: "8/8/8 w - -".to_owned(),
+            depth: 1,
+            nodes: 1,
+        },
+    ];
+    let backends = backends();
+    let report = check_cases(&cases, &backends);
+    assert_eq!(report.checked, 2 * backends.len());
+    assert_eq!(report.mismatches.len(), 2 * backends.len());
+    for backend in &backends {
+        let wrong_count = report
+            .mismatches
+            .iter()
+            .find(|m| m.depth == 2 && m.backend == *backend)
+            .expect("the wrong count is reported")
+            .to_string();
+        for needle in [
+            constmove::STARTPOS_FEN,
+            "depth 2",
+            "expected 401",
+            "got 400",
+            backend.name(),
+        ] {
+            assert!(
+                wrong_count.contains(needle),
+                "{needle:?} not in {wrong_count}"
+            );
+        }
+    }
+    let rejected = report.mismatches.iter().find(|m| m.depth == 1).unwrap();
+    assert!(rejected.got.is_err(), "{rejected}");
+}
+
+#[test]
+fn perftsuite_within_budget() {
+    let entries = load("perftsuite.epd", parse_epd);
+    assert_eq!(entries.len(), 126, "perftsuite.epd has 126 positions");
+    assert_cases(
+        "perftsuite.epd (budgeted)",
+        &select_cases(&entries, within_budget),
+    );
+}
+
+#[test]
+fn perftsuite_extras_within_budget() {
+    let entries = load("perftsuite_extras.epd", parse_epd);
+    assert_eq!(entries.len(), 3, "perftsuite_extras.epd has 3 positions");
+    // The line written `11139762;D6 244063299` must give both counts.
+    let gigantua = &entries[1];
+    assert_eq!(
+        gigantua.counts,
+        [
+            (1, 31),
+            (2, 570),
+            (3, 17_546),
+            (4, 351_806),
+            (5, 11_139_762),
+            (6, 244_063_299)
+        ]
+    );
+    assert_cases(
+        "perftsuite_extras.epd (budgeted)",
+        &select_cases(&entries, within_budget),
+    );
+}
+
+#[test]
+fn tricky_positions_within_budget() {
+    let entries = load("tricky_positions.csv", common::parse_tricky_csv);
+    assert_eq!(entries.len(), 27, "tricky_positions.csv has 27 rows");
+    assert_cases(
+        "tricky_positions.csv (budgeted)",
+        &select_cases(&entries, within_budget),
+    );
+}
+
+/// Whether an X-FEN castling field means the same as standard castling on `placement`:
+/// every letter is one of `KQkq`, the king of that colour is on e1/e8, and the outermost
+/// rook of that colour on the king's side of its back rank (what X-FEN's letter names)
+/// stands on the h/a corner.
+fn xfen_castling_is_standard(placement: &str, castling: &str) -> bool {
+    if castling == "-" {
+        return true;
+    }
+    // The back ranks as characters, file a first.
+    let ranks: Vec<Vec<char>> = placement
+        .split('/')
+        .map(|rank| {
+            rank.chars()
+                .flat_map(|c| match c.to_digit(10) {
+                    Some(n) => vec!['.'; n as usize],
+                    None => vec![c],
+                })
+                .collect()
+        })
+        .collect();
+    if ranks.len() != 8 || ranks.iter().any(|rank| rank.len() != 8) {
+        return false;
+    }
+    castling.chars().all(|letter| {
+        let (back_rank, king, rook) = match letter {
+            'K' | 'Q' => (&ranks[7], 'K', 'R'),
+            'k' | 'q' => (&ranks[0], 'k', 'r'),
+            _ => return false, // Shredder-FEN file letters: Chess960 only
+        };
+        if back_rank[4] != king {
+            return false;
+        }
+        let kingside = letter.eq_ignore_ascii_case(&'k');
+        let outermost = if kingside {
+            (5..8).rev().find(|&file| back_rank[file] == rook)
+        } else {
+            (0..4).find(|&file| back_rank[file] == rook)
+        };
+        outermost == Some(if kingside { 7 } else { 0 })
+    })
+}
+
+/// The positions of `shakmaty_tricky.perft` whose X-FEN castling means standard castling.
+/// The others are checked to be rejected, if at all, only for their castling field.
+fn shakmaty_standard_positions() -> Vec<PerftEntry> {
+    let entries = load("shakmaty_tricky.perft", parse_perft_blocks);
+    assert_eq!(entries.len(), 26, "shakmaty_tricky.perft has 26 positions");
+    let mut included = Vec::new();
+    let mut excluded = Vec::new();
+    for entry in entries {
+        let fields: Vec<&str> = entry.fen.split_whitespace().collect();
+        assert!(fields.len() >= 4, "{}: short EPD", entry.origin);
+        if xfen_castling_is_standard(fields[0], fields[2]) {
+            if let Err(err) = constmove::Position::from_fen(&entry.fen) {
+                panic!("{}: {:?} rejected: {err}", entry.origin, entry.fen);
+            }
+            included.push(entry);
+        } else {
+            // Without castling rights the position itself must be acceptable.
+            let mut without = fields.clone();
+            without[2] = "-";
+            let without = without.join(" ");
+            if let Err(err) = constmove::Position::from_fen(&without) {
+                panic!("{}: {without:?} rejected: {err}", entry.origin);
+            }
+            excluded.push(entry.origin);
+        }
+    }
+    println!(
+        "shakmaty_tricky.perft: {} positions with standard castling meaning included, {} \
+         excluded: {excluded:?}",
+        included.len(),
+        excluded.len()
+    );
+    // The five xfen-* positions, the Shredder-FEN `Ff` one, two-knight-checkers (king on c1)
+    // and asymmetrical-and-king-on-h (black king on h8 with `q`) are Chess960-only.
+    assert_eq!(included.len(), 18, "expected 18 standard positions");
+    included
+}
+
+#[test]
+fn shakmaty_standard_castling_within_budget() {
+    assert_cases(
+        "shakmaty_tricky.perft standard castling (budgeted)",
+        &select_cases(&shakmaty_standard_positions(), within_budget),
+    );
+}
+
+/// The deepest level of the random positions checked in the normal run: depths 1-4 are
+/// 4.28 billion leaves per backend.
+const RANDOM_DEPTH: u32 = 4;
+
+fn marcelk_entries() -> Vec<PerftEntry> {
+    let entries = load("marcelk_perft_random.perft", parse_perft_blocks);
+    assert_eq!(entries.len(), 6_838, "the random set has 6,838 positions");
+    entries
+}
+
+/// All 6,838 random positions, every count to depth 4, on both backends. Measured: 8.56
+/// billion leaves in about 10 s for the two backends together on two cores (release, AMD
+/// EPYC), far below the 3 minutes at which Magic would be sampled, so neither is.
+#[test]
+fn marcelk_random_to_depth_4() {
+    let entries = marcelk_entries();
+    let cases = select_cases(&entries, |depth, _| depth <= RANDOM_DEPTH);
+    assert_eq!(cases.len(), 6_838 * RANDOM_DEPTH as usize);
+    assert_cases("marcelk_perft_random.perft to depth 4", &cases);
+}
+
+#[test]
+#[ignore = "every count of perftsuite.epd, about 4.8 billion leaves per backend"]
+fn full_perftsuite() {
+    let entries = load("perftsuite.epd", parse_epd);
+    assert_cases("perftsuite.epd (full)", &select_cases(&entries, everything));
+}
+
+#[test]
+#[ignore = "every count of perftsuite_extras.epd"]
+fn full_perftsuite_extras() {
+    let entries = load("perftsuite_extras.epd", parse_epd);
+    assert_cases(
+        "perftsuite_extras.epd (full)",
+        &select_cases(&entries, everything),
+    );
+}
+
+#[test]
+#[ignore = "every count of tricky_positions.csv"]
+fn full_tricky_positions() {
+    let entries = load("tricky_positions.csv", common::parse_tricky_csv);
+    assert_cases(
+        "tricky_positions.csv (full)",
+        &select_cases(&entries, everything),
+    );
+}
+
+#[test]
+#[ignore = "every count of the standard-castling shakmaty positions"]
+fn full_shakmaty_standard_castling() {
+    assert_cases(
+        "shakmaty_tricky.perft standard castling (full)",
+        &select_cases(&shakmaty_standard_positions(), everything),
+    );
+}
+
+#[test]
+#[ignore = "depth 5 of all random positions: 132 billion leaves per backend, ~6 min"]
+fn full_marcelk_random_depth_5() {
+    let entries = marcelk_entries();
+    let cases = select_cases(&entries, |depth, _| depth == 5);
+    assert_eq!(cases.len(), 6_838);
+    assert_cases("marcelk_perft_random.perft depth 5", &cases);
+}
+
+#[test]
+#[ignore = "depth 6 of all random positions: 4.2 trillion leaves per backend, ~3 h"]
+fn full_marcelk_random_depth_6() {
+    let entries = marcelk_entries();
+    let cases = select_cases(&entries, |depth, _| depth == 6);
+    assert_eq!(cases.len(), 6_838);
+    assert_cases("marcelk_perft_random.perft depth 6", &cases);
+}
