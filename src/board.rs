@@ -177,14 +177,21 @@ impl Board {
     #[inline(always)]
     pub fn after_move(&self, mover: Color, piece: Piece, from: Square, to: Square) -> Board {
         let mut next = *self;
+        next.apply_move(mover, piece, from, to);
+        next
+    }
+
+    /// [`Board::after_move`] in place: lets a caller copy the parent straight into the
+    /// child's final home and change it there.
+    #[inline(always)]
+    pub(crate) fn apply_move(&mut self, mover: Color, piece: Piece, from: Square, to: Square) {
         let (from, to) = (from.bit(), to.bit());
         // Most moves are quiet: skipping the clearing for them beats clearing branch-free.
         if self.colors[!mover as usize] & to != 0 {
-            next.capture(!mover, to);
+            self.capture(!mover, to);
         }
-        next.pieces[mover as usize][piece as usize] ^= from | to;
-        next.colors[mover as usize] ^= from | to;
-        next
+        self.pieces[mover as usize][piece as usize] ^= from | to;
+        self.colors[mover as usize] ^= from | to;
     }
 
     /// The board after a pawn of `mover` moves `from` → `to` and becomes `promotion`.
@@ -207,12 +214,24 @@ impl Board {
         promotion: Piece,
     ) -> Board {
         let mut next = *self;
-        let (from, to) = (from.bit(), to.bit());
-        next.capture(!mover, to);
-        next.pieces[mover as usize][Piece::Pawn as usize] ^= from;
-        next.pieces[mover as usize][promotion as usize] ^= to;
-        next.colors[mover as usize] ^= from | to;
+        next.apply_promotion(mover, from, to, promotion);
         next
+    }
+
+    /// [`Board::after_promotion`] in place.
+    #[inline(always)]
+    pub(crate) fn apply_promotion(
+        &mut self,
+        mover: Color,
+        from: Square,
+        to: Square,
+        promotion: Piece,
+    ) {
+        let (from, to) = (from.bit(), to.bit());
+        self.capture(!mover, to);
+        self.pieces[mover as usize][Piece::Pawn as usize] ^= from;
+        self.pieces[mover as usize][promotion as usize] ^= to;
+        self.colors[mover as usize] ^= from | to;
     }
 
     /// The board after a pawn of `mover` takes en passant `from` → `to`.
@@ -228,13 +247,19 @@ impl Board {
     #[inline(always)]
     pub fn after_en_passant(&self, mover: Color, from: Square, to: Square) -> Board {
         let mut next = *self;
+        next.apply_en_passant(mover, from, to);
+        next
+    }
+
+    /// [`Board::after_en_passant`] in place.
+    #[inline(always)]
+    pub(crate) fn apply_en_passant(&mut self, mover: Color, from: Square, to: Square) {
         let victim = en_passant_victim(mover, to).bit();
         let (from, to) = (from.bit(), to.bit());
-        next.pieces[mover as usize][Piece::Pawn as usize] ^= from | to;
-        next.colors[mover as usize] ^= from | to;
-        next.pieces[!mover as usize][Piece::Pawn as usize] ^= victim;
-        next.colors[!mover as usize] ^= victim;
-        next
+        self.pieces[mover as usize][Piece::Pawn as usize] ^= from | to;
+        self.colors[mover as usize] ^= from | to;
+        self.pieces[!mover as usize][Piece::Pawn as usize] ^= victim;
+        self.colors[!mover as usize] ^= victim;
     }
 
     /// The board after `mover` castles with the king going `king_from` → `king_to`
@@ -251,13 +276,19 @@ impl Board {
     #[inline(always)]
     pub fn after_castle(&self, mover: Color, king_from: Square, king_to: Square) -> Board {
         let mut next = *self;
+        next.apply_castle(mover, king_from, king_to);
+        next
+    }
+
+    /// [`Board::after_castle`] in place.
+    #[inline(always)]
+    pub(crate) fn apply_castle(&mut self, mover: Color, king_from: Square, king_to: Square) {
         let (rook_from, rook_to) = castle_rook_squares(king_to);
         let king = king_from.bit() | king_to.bit();
         let rook = rook_from.bit() | rook_to.bit();
-        next.pieces[mover as usize][Piece::King as usize] ^= king;
-        next.pieces[mover as usize][Piece::Rook as usize] ^= rook;
-        next.colors[mover as usize] ^= king | rook;
-        next
+        self.pieces[mover as usize][Piece::King as usize] ^= king;
+        self.pieces[mover as usize][Piece::Rook as usize] ^= rook;
+        self.colors[mover as usize] ^= king | rook;
     }
 }
 

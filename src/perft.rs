@@ -173,10 +173,11 @@ pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u
     nodes
 }
 
-/// What to do with each child board.
+/// What to do with each child: `make` turns a copy of the parent into the child.
 trait Descend {
-    /// Handles `child`, whose status is `C` and en-passant square `ep`.
-    fn descend<C: StatusFlags>(&mut self, child: Board, ep: u8);
+    /// Handles the child of `parent` that `make` produces, whose status is `C` and
+    /// en-passant square `ep`.
+    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8);
 }
 
 /// Recurses into each child through its status's entry.
@@ -188,7 +189,9 @@ struct Recurse<B> {
 
 impl<B: SliderBackend> Descend for Recurse<B> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(&mut self, child: Board, ep: u8) {
+    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
+        let mut child = *parent;
+        make(&mut child);
         // SAFETY: the visitor runs inside one of B's entries, so the CPU supports B.
         self.nodes += unsafe { B::perft::<C>(&child, ep, self.child_depth) };
     }
@@ -204,13 +207,16 @@ struct Collect<S, B> {
 
 impl<S: StatusFlags, B: SliderBackend> Descend for Collect<S, B> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(&mut self, child: Board, ep: u8) {
+    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
         if C::INDEX == <Flip<S> as StatusFlags>::INDEX
             && let Some(slot) = self.children.get_mut(self.len)
         {
-            slot.write(child);
+            // Made in its slot: one copy of the parent, no second copy of the child.
+            make(slot.write(*parent));
             self.len += 1;
         } else {
+            let mut child = *parent;
+            make(&mut child);
             // SAFETY: the visitor runs inside one of B's entries, so the CPU supports B.
             self.nodes += unsafe { B::perft::<C>(&child, ep, 1) };
         }
@@ -235,8 +241,8 @@ impl<D: Descend> MakeChildren<D> {
         from: Square,
         to: Square,
     ) {
-        self.0
-            .descend::<C>(board.after_move(mover::<C>(), piece, from, to), 0);
+        let make = |child: &mut Board| child.apply_move(mover::<C>(), piece, from, to);
+        self.0.descend::<C>(board, make, 0);
     }
 }
 
@@ -247,8 +253,8 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     }
     #[inline(always)]
     fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.0
-            .descend::<C>(board.after_castle(mover::<C>(), from, to), 0);
+        let make = |child: &mut Board| child.apply_castle(mover::<C>(), from, to);
+        self.0.descend::<C>(board, make, 0);
     }
     #[inline(always)]
     fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
@@ -257,8 +263,8 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     #[inline(always)]
     fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let ep = ((from.index() + to.index()) / 2) as u8;
-        self.0
-            .descend::<C>(board.after_move(mover::<C>(), Piece::Pawn, from, to), ep);
+        let make = |child: &mut Board| child.apply_move(mover::<C>(), Piece::Pawn, from, to);
+        self.0.descend::<C>(board, make, ep);
     }
     #[inline(always)]
     fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
@@ -266,13 +272,13 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     }
     #[inline(always)]
     fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.0
-            .descend::<C>(board.after_en_passant(mover::<C>(), from, to), 0);
+        let make = |child: &mut Board| child.apply_en_passant(mover::<C>(), from, to);
+        self.0.descend::<C>(board, make, 0);
     }
     #[inline(always)]
     fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece) {
-        self.0
-            .descend::<C>(board.after_promotion(mover::<C>(), from, to, piece), 0);
+        let make = |child: &mut Board| child.apply_promotion(mover::<C>(), from, to, piece);
+        self.0.descend::<C>(board, make, 0);
     }
     #[inline(always)]
     fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
