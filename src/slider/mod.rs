@@ -193,6 +193,12 @@ fn pext_is_supported() -> bool {
     enabled_state & 0b110 == 0b110
 }
 
+/// The CPU has POPCNT.
+#[cfg(target_arch = "x86_64")]
+fn popcnt_is_supported() -> bool {
+    cfg!(target_feature = "popcnt") || core::arch::x86_64::__cpuid(1).ecx & (1 << 23) != 0
+}
+
 /// Reads XCR0, the register of CPU state the OS saves on a context switch.
 ///
 /// # Safety
@@ -263,6 +269,9 @@ pub(crate) fn with_backend<O: BackendOp>(
         // POPCNT and AVX2.
         #[cfg(target_arch = "x86_64")]
         Backend::Pext => Ok(unsafe { op.run::<pext::Pext>() }),
+        // SAFETY: checked just now that the CPU has POPCNT, the one feature it adds.
+        #[cfg(target_arch = "x86_64")]
+        _ if popcnt_is_supported() => Ok(unsafe { op.run::<magic::MagicPopcnt>() }),
         // SAFETY: the magic backend uses no optional CPU feature.
         _ => Ok(unsafe { op.run::<magic::Magic>() }),
     }
