@@ -23,6 +23,23 @@ pub(crate) struct MagicEntry {
     pub(crate) offset: usize,
 }
 
+// Every square's block lies inside its table: the lookups' `get_unchecked` rests on this.
+const _: () = {
+    let mut square = 0;
+    while square < 64 {
+        let pext = [&PEXT_ROOK[square], &PEXT_BISHOP[square]];
+        let magic = [&MAGIC_ROOK[square], &MAGIC_BISHOP[square]];
+        let mut kind = 0;
+        while kind < 2 {
+            let bits = pext[kind].mask.count_ones();
+            assert!(pext[kind].offset + (1 << bits) <= SLIDER_TABLE_LEN);
+            assert!(magic[kind].offset + (1 << (64 - magic[kind].shift)) <= SLIDER_TABLE_LEN);
+            kind += 1;
+        }
+        square += 1;
+    }
+};
+
 // SAFETY: `build.rs` writes exactly SLIDER_TABLE_LEN u64 values in the target's byte order;
 // `transmute` checks the sizes, and every bit pattern is a valid `u64`.
 pub(crate) static SLIDER_PEXT: [u64; SLIDER_TABLE_LEN] = unsafe {
@@ -89,6 +106,13 @@ pub(crate) const fn pawn_attacks(pawns: u64, white: bool) -> u64 {
     } else {
         ((pawns & NOT_FILE_A) >> 9) | ((pawns & NOT_FILE_H) >> 7)
     }
+}
+
+/// The squares directly beside (same rank, adjacent file) some square of `pieces`: where a
+/// double-pushed pawn can be taken en passant by a pawn of `pieces`.
+#[inline(always)]
+pub(crate) const fn beside(pieces: u64) -> u64 {
+    ((pieces & NOT_FILE_A) >> 1) | ((pieces & NOT_FILE_H) << 1)
 }
 
 /// Shifts a bitboard by a signed square delta (`+8` is one rank up).

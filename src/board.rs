@@ -292,11 +292,22 @@ impl Board {
     }
 }
 
+/// The corner square of `color`'s rook on the king side (`kingside`) or the queen side.
+#[inline(always)]
+pub(crate) const fn rook_corner(color: Color, kingside: bool) -> Square {
+    let base = match color {
+        Color::White => 0,
+        Color::Black => 56,
+    };
+    Square::from_index(base + if kingside { 7 } else { 0 })
+}
+
 /// The square of the pawn that an en-passant capture by `mover` onto `to` removes.
 #[inline(always)]
 pub(crate) const fn en_passant_victim(mover: Color, to: Square) -> Square {
+    // Wrapping: a nonsense `to` (not on rank 6/3) must give some square, not a panic.
     match mover {
-        Color::White => Square::from_index(to.index() as u32 - 8),
+        Color::White => Square::from_index((to.index() as u32).wrapping_sub(8)),
         Color::Black => Square::from_index(to.index() as u32 + 8),
     }
 }

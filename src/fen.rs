@@ -3,7 +3,7 @@
 //! match the king and rook squares, a real en-passant pawn, the side not to move not in
 //! check, no pawns on the first or last rank), and `Display` for [`Position`].
 
-use crate::board::Board;
+use crate::board::{Board, rook_corner};
 use crate::checks_and_pins::attacked;
 use crate::position::{CastlingRights, Position};
 use crate::slider::magic::Magic;
@@ -367,9 +367,9 @@ fn parse_castling(text: &str, board: &Board) -> Result<CastlingRights, FenError>
         if rights.has(color, kingside) {
             return Err(FenError::CastlingLetter { letter });
         }
-        let base = if color == Color::White { 0 } else { 56 };
-        let king = Square::from_index(base + 4);
-        let rook = Square::from_index(base + if kingside { 7 } else { 0 });
+        let rook = rook_corner(color, kingside);
+        // The king stands on the e-file of the same back rank.
+        let king = Square::from_index(rook.index() as u32 & !7 | 4);
         for (square, piece) in [(king, Piece::King), (rook, Piece::Rook)] {
             if board.bits(color, piece) & square.bit() == 0 {
                 return Err(FenError::CastlingMismatch {

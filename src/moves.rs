@@ -215,7 +215,20 @@ pub(crate) fn parse_uci_parts(text: &str) -> Result<(Square, Square, Option<Piec
 }
 
 /// The most legal moves any chess position has.
+///
+/// # Examples
+/// ```
+/// use constmove::{MAX_MOVES, Position};
+/// let pos: Position = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1".parse().unwrap();
+/// assert_eq!(pos.legal_moves().len(), MAX_MOVES);
+/// ```
 pub const MAX_MOVES: usize = 218;
+
+/// Room in the fixed-capacity lists. FEN does not bound material, and constructed positions
+/// exceed [`MAX_MOVES`] (nine-plus queens reach 270), so the room is a proven bound instead:
+/// a destination square is reached from at most 16 origins (the nearest piece in each of 8
+/// directions, 8 knights), 64 x 16 moves, plus 3 x 4 promotions for each of at most 8 pawns.
+const CAPACITY: usize = 64 * 16 + 8 * 3 * 4;
 
 /// A fixed-capacity list of moves: no allocation. Derefs to `[Move]`.
 ///
@@ -228,7 +241,7 @@ pub const MAX_MOVES: usize = 218;
 /// ```
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [Move; CAPACITY],
     len: usize,
 }
 
@@ -242,13 +255,13 @@ impl MoveList {
     /// ```
     pub const fn new() -> MoveList {
         MoveList {
-            moves: [Move(0); MAX_MOVES],
+            moves: [Move(0); CAPACITY],
             len: 0,
         }
     }
 
-    /// Appends a move; a list already holding [`MAX_MOVES`] moves ignores it (no legal
-    /// position has more).
+    /// Appends a move. The capacity bounds the legal moves of every position (see the
+    /// source), so the generator never drops one; a push beyond it is ignored.
     ///
     /// # Examples
     /// ```
@@ -296,7 +309,7 @@ impl fmt::Debug for MoveList {
 /// ```
 #[derive(Clone)]
 pub struct MoveCounts {
-    entries: [(Move, u64); MAX_MOVES],
+    entries: [(Move, u64); CAPACITY],
     len: usize,
 }
 
@@ -310,12 +323,12 @@ impl MoveCounts {
     /// ```
     pub const fn new() -> MoveCounts {
         MoveCounts {
-            entries: [(Move(0), 0); MAX_MOVES],
+            entries: [(Move(0), 0); CAPACITY],
             len: 0,
         }
     }
 
-    /// Appends a count (ignored when full, as [`MoveList::push`]).
+    /// Appends a count (ignored beyond the capacity, as [`MoveList::push`]).
     ///
     /// # Examples
     /// ```

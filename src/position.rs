@@ -2,7 +2,7 @@
 //! move counters; the runtime face of the compile-time [`crate::Status`]. Built from FEN
 //! (see [`crate::fen`]), played by copy-make.
 
-use crate::board::{Board, castle_rook_squares};
+use crate::board::{Board, rook_corner};
 use crate::checks_and_pins::attacked;
 use crate::dispatch::{StatusOp, dispatch};
 use crate::moves::{Collector, Move, MoveKind, MoveList, UciMoveError, parse_uci_parts};
@@ -27,8 +27,20 @@ pub struct CastlingRights(u8);
 
 impl CastlingRights {
     /// No rights.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{CastlingRights, Color};
+    /// assert!(!CastlingRights::NONE.has(Color::Black, false));
+    /// ```
     pub const NONE: CastlingRights = CastlingRights(0);
     /// All four rights.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::CastlingRights;
+    /// assert_eq!(CastlingRights::ALL.to_string(), "KQkq");
+    /// ```
     pub const ALL: CastlingRights = CastlingRights(0b1111);
 
     const fn bit(color: Color, kingside: bool) -> u8 {
@@ -130,6 +142,12 @@ impl Default for Position {
 }
 
 /// The standard starting position in FEN.
+///
+/// # Examples
+/// ```
+/// use constmove::{Position, STARTPOS_FEN};
+/// assert_eq!(STARTPOS_FEN.parse::<Position>().unwrap(), Position::startpos());
+/// ```
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 impl Position {
@@ -357,7 +375,7 @@ impl Position {
             (Color::Black, true),
             (Color::Black, false),
         ] {
-            let (corner, _) = castle_rook_squares(castle_king_target(color, kingside));
+            let corner = rook_corner(color, kingside);
             if from == corner || to == corner {
                 self.castling = self.castling.without(color, kingside);
             }
@@ -366,28 +384,21 @@ impl Position {
         if mv.kind() == MoveKind::DoublePush {
             // Record the square only when a pawn could take, as the generator's status does.
             let their_pawns = self.board.bits(them, Piece::Pawn);
-            let beside = ((to.bit() << 1) & !0x0101_0101_0101_0101)
-                | ((to.bit() >> 1) & !0x8080_8080_8080_8080);
-            if their_pawns & beside != 0 {
+            let beside = crate::attacks::beside(their_pawns) & to.bit();
+            if beside != 0 {
                 self.ep_square = Square::new(((from.index() + to.index()) / 2) as u8);
             }
         }
         if piece == Piece::Pawn || capture || mv.kind() == MoveKind::EnPassant {
             self.halfmove_clock = 0;
         } else {
-            self.halfmove_clock += 1;
+            self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         }
         if us == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.side = them;
     }
-}
-
-/// Where `color`'s king lands when castling on that side.
-pub(crate) const fn castle_king_target(color: Color, kingside: bool) -> Square {
-    let base = if matches!(color, Color::White) { 0 } else { 56 };
-    Square::from_index(base + if kingside { 6 } else { 2 })
 }
 
 struct VisitRoot<'a, V> {

@@ -155,6 +155,12 @@ pub struct Bitboard(pub u64);
 
 impl Bitboard {
     /// The empty set.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Bitboard;
+    /// assert_eq!(Bitboard::EMPTY.count(), 0);
+    /// ```
     pub const EMPTY: Bitboard = Bitboard(0);
 
     /// The number of squares in the set.
@@ -227,6 +233,15 @@ impl Not for Bitboard {
 }
 
 /// Iterates the squares of a [`Bitboard`] from a1 towards h8.
+///
+/// # Examples
+/// ```
+/// use constmove::Bitboard;
+/// let mut squares = Bitboard(0x8000_0000_0000_0001).into_iter();
+/// assert_eq!(squares.next().unwrap().to_string(), "a1");
+/// assert_eq!(squares.next().unwrap().to_string(), "h8");
+/// assert!(squares.next().is_none());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Squares(u64);
 
@@ -317,6 +332,12 @@ pub enum Piece {
 
 impl Piece {
     /// All six kinds in index order.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Piece;
+    /// assert_eq!(Piece::ALL[Piece::Rook as usize], Piece::Rook);
+    /// ```
     pub const ALL: [Piece; 6] = [
         Piece::Pawn,
         Piece::Knight,
@@ -327,6 +348,12 @@ impl Piece {
     ];
 
     /// The pieces a pawn may promote to, queen first.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Piece;
+    /// assert_eq!(Piece::PROMOTIONS.len(), 4);
+    /// ```
     pub const PROMOTIONS: [Piece; 4] = [Piece::Queen, Piece::Rook, Piece::Bishop, Piece::Knight];
 
     /// The lower-case letter used by FEN (for Black) and by UCI promotions.

@@ -3,8 +3,9 @@
 //! rook move or by a rook captured on its corner, and the en-passant flag after a double push,
 //! are decided here, per move, at compile time where possible.
 
-use crate::attacks::{NOT_FILE_A, NOT_FILE_H};
+use crate::attacks;
 use crate::board::Board;
+use crate::board::rook_corner;
 use crate::checks_and_pins::BitIter;
 use crate::movegen::{Sink, generate};
 use crate::slider::SliderBackend;
@@ -119,10 +120,9 @@ macro_rules! kinds {
 kinds!(KingKind => king, KnightKind => knight, BishopKind => bishop, RookKind => rook,
     QueenKind => queen);
 
-/// The corner square of `white`'s rook on the king (`kingside`) or queen side.
+/// The corner of `white`'s rook on one side, as a bitboard.
 const fn corner(white: bool, kingside: bool) -> u64 {
-    let base = if white { 0 } else { 56 };
-    1 << (base + if kingside { 7 } else { 0 })
+    rook_corner(Color::from_white(white), kingside).bit()
 }
 
 #[inline(always)]
@@ -207,7 +207,7 @@ impl<V: Visitor> Sink for VisitSink<'_, V> {
     fn pawn_double_pushes<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
         // The opponent can take en passant only with a pawn beside the arrival square.
         let their_pawns = board.bits(Color::from_white(!S::WHITE), Piece::Pawn);
-        let beside = ((their_pawns & NOT_FILE_A) >> 1) | ((their_pawns & NOT_FILE_H) << 1);
+        let beside = attacks::beside(their_pawns);
         for to in BitIter(targets & beside) {
             let from = (to as isize - delta as isize) as usize;
             self.0

@@ -278,3 +278,35 @@ fn full_marcelk_random_depth_6() {
     assert_eq!(cases.len(), 6_838);
     assert_cases("marcelk_perft_random.perft depth 6", &cases);
 }
+
+/// Move lists and divide hold every root move, also past the 218 of legal chess: each
+/// depth-1 count of the standard-castling shakmaty positions (one has 270 moves) equals the
+/// length of `legal_moves()` and the total of `divide`.
+#[test]
+fn move_lists_hold_every_root_move() {
+    let mut checked = 0;
+    let mut largest = 0;
+    for entry in shakmaty_standard_positions() {
+        let position: constmove::Position = entry.fen.parse().expect("included FENs parse");
+        for &(depth, nodes) in entry.counts.iter().filter(|&&(depth, _)| depth == 1) {
+            let listed = position.legal_moves().len() as u64;
+            let divided = constmove::divide(&position, depth, constmove::Backend::Magic)
+                .expect("magic always runs");
+            assert_eq!(listed, nodes, "{}: legal_moves", entry.origin);
+            assert_eq!(
+                divided.len() as u64,
+                nodes,
+                "{}: divide entries",
+                entry.origin
+            );
+            assert_eq!(divided.total(), nodes, "{}: divide total", entry.origin);
+            largest = largest.max(nodes);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no depth-1 counts checked");
+    assert!(
+        largest > 218,
+        "the data's 270-move position was not among them"
+    );
+}

@@ -14,7 +14,7 @@ pub(crate) struct Magic;
 fn lookup(entry: &MagicEntry, occupied: u64) -> u64 {
     let index = ((occupied & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
     // SAFETY: the index is below 2^(64 - shift), and build.rs sized each square's block to
-    // exactly that (checked by `attacks::tests`).
+    // exactly that (asserted at compile time in the generated tables).
     unsafe { *SLIDER_MAGIC.get_unchecked(entry.offset + index) }
 }
 

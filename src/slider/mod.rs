@@ -220,8 +220,8 @@ fn pext_is_supported() -> bool {
 #[cfg(target_arch = "x86_64")]
 fn pext_is_fast() -> bool {
     if cfg!(target_feature = "bmi2") {
-        // Built for a BMI2 target: the builder chose PEXT.
-        return true;
+        // Built for a BMI2 target: the builder chose PEXT (still only where it can run).
+        return pext_is_supported();
     }
     if !pext_is_supported() {
         return false;

@@ -14,11 +14,12 @@ pub(crate) struct Pext;
 
 #[inline(always)]
 fn lookup(entry: &PextEntry, occupied: u64) -> u64 {
-    // SAFETY: `Pext`'s lookups run only inside its entries below, which require BMI2 and are
-    // reached only after `Backend::resolve` detected it.
+    // SAFETY: `SliderBackend` is crate-private and the generator calls `B::rook`/`B::bishop`
+    // only from code inlined into B's entries; for `Pext` those entries are reached only
+    // through `with_backend`, after `Backend::resolve` detected BMI2.
     let index = unsafe { _pext_u64(occupied, entry.mask) } as usize;
     // SAFETY: the index is below 2^popcount(mask), and build.rs sized each square's block to
-    // exactly that (checked by `attacks::tests`).
+    // exactly that (asserted at compile time in the generated tables).
     unsafe { *SLIDER_PEXT.get_unchecked(entry.offset + index) }
 }
 

@@ -8,10 +8,25 @@
 #![no_std]
 
 /// Rook directions as (file step, rank step).
+///
+/// # Examples
+/// ```
+/// assert!(constmove_tables::ROOK_DIRECTIONS.contains(&(0, 1)));
+/// ```
 pub const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// Bishop directions as (file step, rank step).
+///
+/// # Examples
+/// ```
+/// assert!(constmove_tables::BISHOP_DIRECTIONS.contains(&(1, 1)));
+/// ```
 pub const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 /// Knight jumps as (file step, rank step).
+///
+/// # Examples
+/// ```
+/// assert_eq!(constmove_tables::KNIGHT_JUMPS.len(), 8);
+/// ```
 pub const KNIGHT_JUMPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
@@ -23,6 +38,11 @@ pub const KNIGHT_JUMPS: [(i8, i8); 8] = [
     (-1, 2),
 ];
 /// King steps as (file step, rank step).
+///
+/// # Examples
+/// ```
+/// assert_eq!(constmove_tables::KING_STEPS.len(), 8);
+/// ```
 pub const KING_STEPS: [(i8, i8); 8] = [
     (1, 0),
     (1, 1),
@@ -35,6 +55,12 @@ pub const KING_STEPS: [(i8, i8); 8] = [
 ];
 
 /// The square `(file, rank)` steps away from `square`, if it is on the board.
+///
+/// # Examples
+/// ```
+/// assert_eq!(constmove_tables::offset(0, 1, 1), Some(9)); // a1 -> b2
+/// assert_eq!(constmove_tables::offset(0, -1, 0), None);
+/// ```
 pub fn offset(square: u8, file_step: i8, rank_step: i8) -> Option<u8> {
     let file = (square % 8) as i8 + file_step;
     let rank = (square / 8) as i8 + rank_step;
@@ -46,6 +72,12 @@ pub fn offset(square: u8, file_step: i8, rank_step: i8) -> Option<u8> {
 }
 
 /// Squares reached by single steps (knight jumps, king steps) from `square`.
+///
+/// # Examples
+/// ```
+/// use constmove_tables::{leaper_attacks, KNIGHT_JUMPS};
+/// assert_eq!(leaper_attacks(0, &KNIGHT_JUMPS), 1 << 10 | 1 << 17); // a1: c2, b3
+/// ```
 pub fn leaper_attacks(square: u8, steps: &[(i8, i8)]) -> u64 {
     steps
         .iter()
@@ -55,6 +87,13 @@ pub fn leaper_attacks(square: u8, steps: &[(i8, i8)]) -> u64 {
 
 /// Squares a slider on `square` attacks along `directions`, each ray stopping at (and
 /// including) the first occupied square.
+///
+/// # Examples
+/// ```
+/// use constmove_tables::{slider_attacks, ROOK_DIRECTIONS};
+/// // A rook on a1 blocked on a2 and b1.
+/// assert_eq!(slider_attacks(0, 1 << 8 | 1 << 1, &ROOK_DIRECTIONS), 1 << 8 | 1 << 1);
+/// ```
 pub fn slider_attacks(square: u8, occupied: u64, directions: &[(i8, i8); 4]) -> u64 {
     let mut attacks = 0;
     for &(df, dr) in directions {
@@ -72,6 +111,12 @@ pub fn slider_attacks(square: u8, occupied: u64, directions: &[(i8, i8); 4]) -> 
 
 /// The occupancy squares that can change a slider's attacks from `square`: every ray square
 /// but the last, since a blocker on the board edge blocks nothing behind it.
+///
+/// # Examples
+/// ```
+/// use constmove_tables::{relevant_mask, ROOK_DIRECTIONS};
+/// assert_eq!(relevant_mask(0, &ROOK_DIRECTIONS).count_ones(), 12);
+/// ```
 pub fn relevant_mask(square: u8, directions: &[(i8, i8); 4]) -> u64 {
     let mut mask = 0;
     for &(df, dr) in directions {
@@ -89,6 +134,11 @@ pub fn relevant_mask(square: u8, directions: &[(i8, i8); 4]) -> u64 {
 
 /// Software parallel bit extract: gathers the bits of `value` selected by `mask` into the low
 /// bits, in mask order. Matches the BMI2 `pext` instruction.
+///
+/// # Examples
+/// ```
+/// assert_eq!(constmove_tables::pext(0b1010, 0b1110), 0b101);
+/// ```
 pub fn pext(value: u64, mut mask: u64) -> u64 {
     let mut result = 0;
     let mut bit = 0;
@@ -105,6 +155,11 @@ pub fn pext(value: u64, mut mask: u64) -> u64 {
 
 /// Software parallel bit deposit: spreads the low bits of `value` onto the bits of `mask`.
 /// The inverse of [`pext`]; used to enumerate every subset of a mask.
+///
+/// # Examples
+/// ```
+/// assert_eq!(constmove_tables::pdep(0b101, 0b1110), 0b1010);
+/// ```
 pub fn pdep(value: u64, mut mask: u64) -> u64 {
     let mut result = 0;
     let mut bit = 0;
@@ -120,6 +175,11 @@ pub fn pdep(value: u64, mut mask: u64) -> u64 {
 }
 
 /// Squares strictly between `a` and `b` when they share a rank, file or diagonal; else empty.
+///
+/// # Examples
+/// ```
+/// assert_eq!(constmove_tables::between(0, 2), 0b10); // a1-c1: b1
+/// ```
 pub fn between(a: u8, b: u8) -> u64 {
     for (df, dr) in ROOK_DIRECTIONS
         .iter()
@@ -142,15 +202,34 @@ pub fn between(a: u8, b: u8) -> u64 {
 /// A small deterministic xorshift generator, so the magic search gives the same magics on
 /// every build.
 #[derive(Clone, Debug)]
+///
+/// # Examples
+/// ```
+/// let mut rng = constmove_tables::XorShift::new(1);
+/// assert_ne!(rng.next_u64(), rng.next_u64());
+/// ```
 pub struct XorShift(u64);
 
 impl XorShift {
     /// A generator from a non-zero seed.
+    ///
+    /// # Examples
+    /// ```
+    /// let mut a = constmove_tables::XorShift::new(42);
+    /// let mut b = constmove_tables::XorShift::new(42);
+    /// assert_eq!(a.next_u64(), b.next_u64());
+    /// ```
     pub fn new(seed: u64) -> Self {
         XorShift(seed | 1)
     }
 
     /// The next 64 pseudo-random bits.
+    ///
+    /// # Examples
+    /// ```
+    /// let mut rng = constmove_tables::XorShift::new(7);
+    /// assert_ne!(rng.next_u64(), 0);
+    /// ```
     pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
@@ -159,12 +238,24 @@ impl XorShift {
     }
 
     /// A random number with few bits set: good magic candidates are sparse.
+    ///
+    /// # Examples
+    /// ```
+    /// let mut rng = constmove_tables::XorShift::new(7);
+    /// assert!(rng.sparse().count_ones() < 32);
+    /// ```
     pub fn sparse(&mut self) -> u64 {
         self.next_u64() & self.next_u64() & self.next_u64()
     }
 }
 
 /// Index into a magic table: the product's top `bits` bits.
+///
+/// # Examples
+/// ```
+/// // With magic 1 and one relevant bit (the top one), the index is that bit.
+/// assert_eq!(constmove_tables::magic_index(1 << 63, 1 << 63, 1, 1), 1);
+/// ```
 pub fn magic_index(occupied: u64, mask: u64, magic: u64, bits: u32) -> usize {
     ((occupied & mask).wrapping_mul(magic) >> (64 - bits)) as usize
 }
@@ -172,6 +263,19 @@ pub fn magic_index(occupied: u64, mask: u64, magic: u64, bits: u32) -> usize {
 /// Searches a magic multiplier for `square` that maps every occupancy subset of `mask` to a
 /// slot of a table with `2^popcount(mask)` entries without a harmful collision (two subsets
 /// may share a slot only when their attacks are equal). `scratch` needs that many entries.
+///
+/// # Examples
+/// ```
+/// use constmove_tables::*;
+/// let mut rng = XorShift::new(9);
+/// let mut scratch = vec![0; 1 << 12];
+/// let magic = find_magic(27, &BISHOP_DIRECTIONS, &mut rng, &mut scratch);
+/// let mask = relevant_mask(27, &BISHOP_DIRECTIONS);
+/// let bits = mask.count_ones();
+/// // Occupancies with different attacks never share a slot.
+/// let (a, b) = (0, pdep(1, mask));
+/// assert_ne!(magic_index(a, mask, magic, bits), magic_index(b, mask, magic, bits));
+/// ```
 pub fn find_magic(
     square: u8,
     directions: &[(i8, i8); 4],
