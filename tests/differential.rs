@@ -20,6 +20,8 @@ use std::collections::BTreeMap;
 
 mod common;
 
+use common::XorShift;
+
 // ---------------------------------------------------------------------------------------
 // The reference: a mailbox of FEN letters, written for obviousness rather than speed.
 // ---------------------------------------------------------------------------------------
@@ -691,22 +693,6 @@ fn visited_leaves(pos: &Position, depth: u32) -> u64 {
 // ---------------------------------------------------------------------------------------
 // The random walk.
 // ---------------------------------------------------------------------------------------
-
-/// xorshift64* with a fixed seed: reproducible, no dependency.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Start positions: the standard ones plus en-passant, promotion and castling heavy ones.
 const START_FENS: [&str; 15] = [

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::XorShift;
+
 use constmove::{Color, FenError, FenField, Piece, Position, Square, perft};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -543,22 +545,6 @@ fn hostile_inputs_are_rejected_without_panic() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// xorshift64*: a fixed-seed source for the mutation fuzzing below.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Valid FENs mutated by random character insertions, deletions and replacements: the

@@ -407,3 +407,21 @@ pub fn assert_cases(label: &str, cases: &[PerftCase]) {
         panic!("{message}");
     }
 }
+
+/// xorshift64* with a fixed seed: reproducible random play and fuzzing, no dependency.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    /// The next 64 pseudo-random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
