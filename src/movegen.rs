@@ -5,11 +5,11 @@
 //! castling or en passant exist: those are consts of `S`.
 
 use crate::attacks::{self, NOT_FILE_A, NOT_FILE_H, shift};
-use crate::board::Board;
+use crate::board::{Board, en_passant_victim};
 use crate::checks_and_pins::{BitIter, LegalMasks, attacked, king_ban};
 use crate::slider::SliderBackend;
 use crate::status::StatusFlags;
-use crate::types::{Color, Piece};
+use crate::types::{Color, Piece, Square};
 
 /// Receives legal target sets from [`generate`]. `from`/`to` are square indices; pawn sets
 /// come as destination sets with `delta = to - from`.
@@ -262,11 +262,10 @@ pub(crate) fn generate<S: StatusFlags, B: SliderBackend, K: Sink>(
 
     if S::EP {
         let to = ep as usize & 63;
-        let victim = (to as i32 - push as i32) as usize & 63;
         let to_bit = 1u64 << to;
-        let victim_bit = 1u64 << victim;
+        let victim_bit = en_passant_victim(us, Square::from_index(to as u32)).bit();
         // Our pawns that attack the target square are those a pawn of theirs there would.
-        let ep_capturers = attacks::pawn_attacks(to_bit, !white) & pawns;
+        let ep_capturers = attacks::pawn_attacks_from(to, !white) & pawns;
         // The capture must resolve a check (block it, or take the checking pawn). Pins and the
         // rank attack uncovered when both pawns leave are found by looking again from the king.
         if ep_capturers != 0 && checkmask & (to_bit | victim_bit) != 0 {

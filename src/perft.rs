@@ -190,11 +190,23 @@ struct Recurse<B> {
 impl<B: SliderBackend> Descend for Recurse<B> {
     #[inline(always)]
     fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
-        let mut child = *parent;
-        make(&mut child);
-        // SAFETY: the visitor runs inside one of B's entries, so the CPU supports B.
-        self.nodes += unsafe { B::perft::<C>(&child, ep, self.child_depth) };
+        self.nodes += perft_child::<C, B>(parent, make, ep, self.child_depth);
     }
+}
+
+/// Makes the child on the stack and counts it through its status's entry.
+#[inline(always)]
+fn perft_child<C: StatusFlags, B: SliderBackend>(
+    parent: &Board,
+    make: impl FnOnce(&mut Board),
+    ep: u8,
+    depth: u32,
+) -> u64 {
+    let mut child = *parent;
+    make(&mut child);
+    // SAFETY: the visitors that call this run inside one of B's entries, so the CPU
+    // supports B.
+    unsafe { B::perft::<C>(&child, ep, depth) }
 }
 
 /// Keeps children of status `Flip<S>` for a batch count; counts the rest at once.
@@ -215,10 +227,7 @@ impl<S: StatusFlags, B: SliderBackend> Descend for Collect<S, B> {
             make(slot.write(*parent));
             self.len += 1;
         } else {
-            let mut child = *parent;
-            make(&mut child);
-            // SAFETY: the visitor runs inside one of B's entries, so the CPU supports B.
-            self.nodes += unsafe { B::perft::<C>(&child, ep, 1) };
+            self.nodes += perft_child::<C, B>(parent, make, ep, 1);
         }
     }
 }

@@ -160,7 +160,7 @@ impl core::str::FromStr for Backend {
 }
 
 /// The CPU executes `pext` and everything else the PEXT entries are compiled with: BMI1,
-/// POPCNT and AVX2 (for 32-byte board copies; every BMI2 CPU has it), with the OS saving
+/// POPCNT and AVX2 (for 32-byte board copies; every BMI2 CPU we know of has it), with the OS saving
 /// the YMM registers.
 #[cfg(target_arch = "x86_64")]
 fn pext_is_supported() -> bool {
@@ -177,7 +177,7 @@ fn pext_is_supported() -> bool {
         return false;
     }
     let basic = __cpuid(1).ecx;
-    let popcnt = basic & (1 << 23) != 0;
+    let popcnt = popcnt_is_supported();
     let os_saves_state = basic & (1 << 27) != 0;
     let avx = basic & (1 << 28) != 0;
     let extended = __cpuid_count(7, 0).ebx;
