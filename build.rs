@@ -2,13 +2,14 @@
 //! `const fn` runs on each `cargo check`:
 //! - `slider_pext.bin` / `slider_magic.bin`: rook then bishop attack sets, indexed by
 //!   per-square offset plus the PEXT (resp. magic) index of the occupancy.
-//! - `tables.rs`: the per-square slider entries, knight and king attacks, and `BETWEEN`.
+//! - `tables.rs`: the per-square slider entries, knight and king attacks, `BETWEEN`, and the
+//!   781 Polyglot Zobrist keys (ISAAC-64 from a zero seed, as Polyglot made them).
 //!
 //! The math lives in `crates/constmove-tables`, which the tests use to check these tables.
 
 use constmove_tables::{
-    BISHOP_DIRECTIONS, KING_STEPS, KNIGHT_JUMPS, ROOK_DIRECTIONS, XorShift, between, find_magic,
-    leaper_attacks, magic_index, pdep, pext, relevant_mask, slider_attacks,
+    BISHOP_DIRECTIONS, Isaac64, KING_STEPS, KNIGHT_JUMPS, ROOK_DIRECTIONS, XorShift, between,
+    find_magic, leaper_attacks, magic_index, pdep, pext, relevant_mask, slider_attacks,
 };
 use std::fmt::Write as _;
 use std::path::Path;
@@ -147,6 +148,13 @@ fn main() {
             write!(rs, "{:#x},", between(a, b)).unwrap();
         }
         writeln!(rs, "],").unwrap();
+    }
+    writeln!(rs, "];").unwrap();
+    writeln!(rs, "/// Polyglot's Zobrist keys, in Polyglot's order.").unwrap();
+    writeln!(rs, "pub(crate) static POLYGLOT_KEYS: [u64; 781] = [").unwrap();
+    let mut isaac = Isaac64::new();
+    for _ in 0..781 {
+        writeln!(rs, "    {:#018x},", isaac.next_u64()).unwrap();
     }
     writeln!(rs, "];").unwrap();
     std::fs::write(Path::new(&out_dir).join("tables.rs"), rs).expect("write tables.rs");

@@ -8,6 +8,7 @@ use crate::checks_and_pins::attacked;
 use crate::position::{CastlingRights, Position};
 use crate::slider::magic::Magic;
 use crate::types::{Color, Piece, Square};
+use crate::zobrist;
 use core::fmt;
 
 /// A FEN field, for error messages.
@@ -287,7 +288,14 @@ impl Position {
         if attacked::<Magic>(&board, side, king, board.occupied_bits()) {
             return Err(FenError::OpponentInCheck { color: opponent });
         }
+        // Keep the square only when a pawn could take, as `play` records it and Polyglot
+        // hashes it: one position, one value, one key.
+        let ep_square = ep_square.filter(|square| {
+            let pushed = crate::board::en_passant_victim(side, *square);
+            crate::attacks::beside(board.bits(side, Piece::Pawn)) & pushed.bit() != 0
+        });
         Ok(Position {
+            key: zobrist::key_of(&board, side, castling, ep_square),
             board,
             side,
             castling,

@@ -15,25 +15,79 @@
 //! No global mutable state: every function is re-entrant. The core is `no_std`; the `std`
 //! feature (default) only adds `std::error::Error` impls.
 //!
-//! # Examples
-//! Perft and divide:
+//! # Guide
+//!
+//! ## Perft and divide
 //! ```
-//! use constmove::{divide, perft, Backend, Position};
+//! use constmove::{divide, perft, perft_with, Backend, Position};
 //! let start = Position::startpos();
 //! assert_eq!(perft(&start, 5), 4_865_609);
+//! // Force a backend (`Backend::Pext` is an error on a CPU without BMI2).
+//! assert_eq!(perft_with(&start, 4, Backend::Magic), Ok(197_281));
 //! let per_move = divide(&start, 2, Backend::Auto).unwrap();
 //! assert_eq!(per_move.len(), 20);
 //! assert_eq!(per_move.total(), 400);
 //! ```
-//! Listing and playing moves:
+//!
+//! ## Listing and playing moves
+//! [`Position::legal_moves`] fills a fixed-capacity [`MoveList`] (no allocation);
+//! [`Position::for_each_legal`] hands each move to a closure; [`Position::play`] checks the
+//! move and leaves the position unchanged when it is illegal. The Zobrist key follows every
+//! move.
 //! ```
-//! use constmove::Position;
+//! use constmove::{Outcome, Position};
 //! let mut pos = Position::startpos();
 //! for uci in ["e2e4", "e7e5", "g1f3"] {
 //!     let mv = pos.parse_uci(uci).unwrap();
 //!     pos.play(mv).unwrap();
 //! }
 //! assert_eq!(pos.legal_moves().len(), 29);
+//! assert!(pos.parse_uci("e1g1").is_err()); // castling needs f1 empty
+//! assert_eq!(pos.to_string(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+//! assert_eq!(pos.zobrist(), pos.to_string().parse::<Position>().unwrap().zobrist());
+//! assert_eq!(pos.outcome(), None);
+//! ```
+//!
+//! ## A custom visitor
+//! A [`Visitor`] gets one call per legal move, with the child's status as a type, and is
+//! inlined into the generator. [`Position::visit`] hands it one position's moves;
+//! [`Position::visit_tree`] walks the tree and hands it the moves of the last ply, the way
+//! perft counts them. This one counts en-passant captures five plies deep in the
+//! chessprogramming wiki's position 3 (the wiki lists 1,165):
+//! ```
+//! use constmove::{Board, Piece, Position, Square, StatusFlags, Visitor};
+//!
+//! struct EnPassant(u64);
+//!
+//! impl Visitor for EnPassant {
+//!     fn en_passant<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+//!         self.0 += 1;
+//!     }
+//!     fn king<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+//!     fn castle<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+//!     fn pawn_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+//!     fn pawn_double_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+//!     fn pawn_capture<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+//!     fn promotion<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square, _: Piece) {}
+//!     fn knight<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+//!     fn bishop<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+//!     fn rook<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+//!     fn queen<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+//! }
+//!
+//! let pos: Position = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".parse().unwrap();
+//! let mut visitor = EnPassant(0);
+//! pos.visit_tree(5, &mut visitor);
+//! assert_eq!(visitor.0, 1_165);
+//! ```
+//!
+//! ## Hashing
+//! [`Position::zobrist`] is the Polyglot key, so opening books agree with it; the
+//! [`zobrist`] module has the per-item keys and [`zobrist::placement_delta`] for engines that
+//! hash inside their own visitors.
+//! ```
+//! use constmove::Position;
+//! assert_eq!(Position::startpos().zobrist(), 0x463B_9618_1691_FC9C);
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 
@@ -50,12 +104,13 @@ mod slider;
 mod status;
 mod types;
 mod visitor;
+pub mod zobrist;
 
 pub use board::Board;
 pub use fen::{FenError, FenField};
 pub use moves::{MAX_MOVES, Move, MoveCounts, MoveKind, MoveList, UciMoveError};
 pub use perft::{divide, perft, perft_with};
-pub use position::{CastlingRights, Position, STARTPOS_FEN};
+pub use position::{CastlingRights, Outcome, Position, STARTPOS_FEN};
 pub use slider::{Backend, BackendUnavailable, ParseBackendError};
 pub use status::{Status, StatusFlags};
 pub use types::{Bitboard, Color, ParseSquareError, Piece, Square, Squares};

@@ -50,6 +50,7 @@ impl MoveKind {
             MoveKind::DoublePush => 1,
             MoveKind::Castle => 2,
             MoveKind::EnPassant => 3,
+            MoveKind::Promotion(Piece::Pawn | Piece::King) => 8,
             MoveKind::Promotion(piece) => 3 + piece as u16,
         }
     }
@@ -63,6 +64,7 @@ impl MoveKind {
             5 => MoveKind::Promotion(Piece::Bishop),
             6 => MoveKind::Promotion(Piece::Rook),
             7 => MoveKind::Promotion(Piece::Queen),
+            8 => MoveKind::Promotion(Piece::King),
             _ => MoveKind::Normal,
         }
     }
@@ -83,13 +85,18 @@ impl MoveKind {
 pub struct Move(u16);
 
 impl Move {
-    /// A move from its parts.
+    /// A move from its parts. A promotion to a pawn or a king is not a chess move: it is
+    /// kept as `Promotion(King)`, which no legal move equals, so [`crate::Position::play`]
+    /// rejects it.
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Move, MoveKind};
+    /// use constmove::{Move, MoveKind, Piece};
     /// let mv = Move::new("g1".parse().unwrap(), "f3".parse().unwrap(), MoveKind::Normal);
     /// assert_eq!(mv.from().to_string(), "g1");
+    /// let odd = Move::new("e7".parse().unwrap(), "e8".parse().unwrap(),
+    ///     MoveKind::Promotion(Piece::Pawn));
+    /// assert_eq!(odd.kind(), MoveKind::Promotion(Piece::King));
     /// ```
     #[inline(always)]
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
@@ -375,17 +382,18 @@ impl fmt::Debug for MoveCounts {
     }
 }
 
-/// Collects legal moves into a [`MoveList`].
-pub(crate) struct Collector(pub(crate) MoveList);
+/// Turns the visitor's calls into [`Move`]s for a closure: behind
+/// [`crate::Position::legal_moves`] and [`crate::Position::for_each_legal`].
+pub(crate) struct EachMove<F>(pub(crate) F);
 
-impl Collector {
+impl<F: FnMut(Move)> EachMove<F> {
     #[inline(always)]
     fn add(&mut self, from: Square, to: Square, kind: MoveKind) {
-        self.0.push(Move::new(from, to, kind));
+        (self.0)(Move::new(from, to, kind));
     }
 }
 
-impl Visitor for Collector {
+impl<F: FnMut(Move)> Visitor for EachMove<F> {
     #[inline(always)]
     fn king<C: StatusFlags>(&mut self, _: &Board, from: Square, to: Square) {
         self.add(from, to, MoveKind::Normal);

@@ -84,6 +84,105 @@ pub fn divide(
     Ok(counts)
 }
 
+/// The body of [`Position::visit_tree`].
+pub(crate) fn visit_tree<V: Visitor>(position: &Position, depth: u32, visitor: &mut V) {
+    if depth == 0 {
+        return;
+    }
+    let walked = with_backend(
+        Backend::Auto,
+        WalkRoot {
+            position,
+            depth,
+            visitor,
+        },
+    );
+    debug_assert!(walked.is_ok(), "the automatic backend always resolves");
+}
+
+struct WalkRoot<'a, V> {
+    position: &'a Position,
+    depth: u32,
+    visitor: &'a mut V,
+}
+
+impl<V: Visitor> BackendOp for WalkRoot<'_, V> {
+    type Output = ();
+    unsafe fn run<B: SliderBackend>(self) {
+        dispatch(
+            self.position.status_index(),
+            WalkStatus::<V, B> {
+                root: self,
+                backend: PhantomData,
+            },
+        )
+    }
+}
+
+struct WalkStatus<'a, V, B> {
+    root: WalkRoot<'a, V>,
+    backend: PhantomData<B>,
+}
+
+impl<V: Visitor, B: SliderBackend> StatusOp for WalkStatus<'_, V, B> {
+    type Output = ();
+    fn run<S: StatusFlags>(self) {
+        let root = self.root;
+        // SAFETY: built only by `WalkRoot::run::<B>`, whose caller guarantees the CPU
+        // supports B.
+        unsafe {
+            walk::<S, B, V>(
+                root.position.board(),
+                root.position.ep_index(),
+                root.depth,
+                root.visitor,
+            )
+        }
+    }
+}
+
+/// Walks the tree below `board` and hands the last ply's moves to `visitor`; each node is
+/// generated inside B's entry with the visitor inlined.
+///
+/// # Safety
+/// The CPU must support B.
+unsafe fn walk<S: StatusFlags, B: SliderBackend, V: Visitor>(
+    board: &Board,
+    ep: u8,
+    depth: u32,
+    visitor: &mut V,
+) {
+    if depth <= 1 {
+        // SAFETY: the caller guarantees the CPU supports B.
+        unsafe { B::visit::<S, V>(board, ep, visitor) }
+    } else {
+        let mut walker = MakeChildren(Walk::<V, B> {
+            child_depth: depth - 1,
+            visitor,
+            backend: PhantomData,
+        });
+        // SAFETY: as above.
+        unsafe { B::visit::<S, _>(board, ep, &mut walker) }
+    }
+}
+
+/// Descends into each child for [`walk`].
+struct Walk<'a, V, B> {
+    child_depth: u32,
+    visitor: &'a mut V,
+    backend: PhantomData<B>,
+}
+
+impl<V: Visitor, B: SliderBackend> Descend for Walk<'_, V, B> {
+    #[inline(always)]
+    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
+        let mut child = *parent;
+        make(&mut child);
+        // SAFETY: `walk` runs only where the CPU supports B.
+        unsafe { walk::<C, B, V>(&child, ep, self.child_depth, self.visitor) }
+    }
+}
+
 struct PerftRoot<'a> {
     board: &'a Board,
     ep: u8,

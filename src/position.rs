@@ -5,12 +5,13 @@
 use crate::board::{Board, rook_corner};
 use crate::checks_and_pins::attacked;
 use crate::dispatch::{StatusOp, dispatch};
-use crate::moves::{Collector, Move, MoveKind, MoveList, UciMoveError, parse_uci_parts};
+use crate::moves::{EachMove, Move, MoveKind, MoveList, UciMoveError, parse_uci_parts};
 use crate::slider::magic::Magic;
 use crate::slider::{Backend, BackendOp, SliderBackend, with_backend};
 use crate::status::StatusFlags;
 use crate::types::{Color, Piece, Square};
 use crate::visitor::Visitor;
+use crate::zobrist;
 use core::marker::PhantomData;
 
 /// Castling rights as four flags.
@@ -93,6 +94,19 @@ impl CastlingRights {
     pub const fn bits(self) -> u8 {
         self.0
     }
+
+    /// The rights whose bits (as [`CastlingRights::bits`] numbers them) are set in `bits`;
+    /// higher bits are ignored.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::CastlingRights;
+    /// assert_eq!(CastlingRights::from_bits(0b0101).to_string(), "Kk");
+    /// assert_eq!(CastlingRights::from_bits(0xFF), CastlingRights::ALL);
+    /// ```
+    pub const fn from_bits(bits: u8) -> CastlingRights {
+        CastlingRights(bits & 0b1111)
+    }
 }
 
 impl core::fmt::Display for CastlingRights {
@@ -133,6 +147,27 @@ pub struct Position {
     pub(crate) ep_square: Option<Square>,
     pub(crate) halfmove_clock: u32,
     pub(crate) fullmove_number: u32,
+    /// The Polyglot Zobrist key of the fields above, kept up to date by `play`.
+    pub(crate) key: u64,
+}
+
+/// How a game ended, as [`Position::outcome`] tells it.
+///
+/// # Examples
+/// ```
+/// use constmove::{Color, Outcome};
+/// let mate = Outcome::Checkmate { winner: Color::Black };
+/// assert_ne!(mate, Outcome::Stalemate);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Outcome {
+    /// The side to move is in check and has no legal move.
+    Checkmate {
+        /// The side that gave mate.
+        winner: Color,
+    },
+    /// The side to move is not in check and has no legal move.
+    Stalemate,
 }
 
 impl Default for Position {
@@ -198,13 +233,18 @@ impl Position {
         self.castling
     }
 
-    /// The en-passant target square, if the last move was a double push.
+    /// The en-passant target square, if the last move was a double push and a pawn of the side
+    /// to move stands beside the pushed pawn (Polyglot's rule; the capture may still be
+    /// illegal). A FEN's square that no pawn could take to is dropped, so positions reached by
+    /// play and by FEN compare equal and hash alike.
     ///
     /// # Examples
     /// ```
     /// use constmove::Position;
     /// let pos: Position = "4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2".parse().unwrap();
     /// assert_eq!(pos.ep_square().unwrap().to_string(), "e6");
+    /// let pos: Position = "4k3/8/8/4p3/8/8/8/4K3 w - e6 0 2".parse().unwrap();
+    /// assert_eq!(pos.ep_square(), None);
     /// ```
     pub fn ep_square(&self) -> Option<Square> {
         self.ep_square
@@ -230,6 +270,21 @@ impl Position {
     /// ```
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove_number
+    }
+
+    /// The position's Zobrist key with Polyglot's key set: the key opening books use.
+    /// Kept up to date incrementally by [`Position::play`].
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let mut pos = Position::startpos();
+    /// assert_eq!(pos.zobrist(), 0x463B_9618_1691_FC9C);
+    /// pos.play(pos.parse_uci("e2e4").unwrap()).unwrap();
+    /// assert_eq!(pos.zobrist(), 0x823C_9B50_FD11_4196);
+    /// ```
+    pub fn zobrist(&self) -> u64 {
+        self.key
     }
 
     /// Whether the side to move is in check.
@@ -276,18 +331,102 @@ impl Position {
     /// assert!(moves.iter().any(|mv| mv.to_string() == "e1c1"));
     /// ```
     pub fn legal_moves(&self) -> MoveList {
-        let mut collector = Collector(MoveList::new());
+        let mut list = MoveList::new();
+        let mut collector = EachMove(|mv| list.push(mv));
         // Listing moves is not the hot path: the portable backend is always available and
         // keeps this instance of the generator out of the PEXT entries.
         dispatch(
             self.status_index(),
-            VisitStatus::<Collector, Magic> {
+            VisitStatus::<_, Magic> {
                 position: self,
                 visitor: &mut collector,
                 backend: PhantomData,
             },
         );
-        collector.0
+        list
+    }
+
+    /// Calls `f` with every legal move, in generation order, with no list in between: the
+    /// closure is inlined into the generator.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let mut knight_moves = 0;
+    /// Position::startpos().for_each_legal(|mv| {
+    ///     knight_moves += ["b1", "g1"].contains(&mv.from().to_string().as_str()) as u32;
+    /// });
+    /// assert_eq!(knight_moves, 4);
+    /// ```
+    pub fn for_each_legal(&self, f: impl FnMut(Move)) {
+        self.visit(&mut EachMove(f));
+    }
+
+    /// Whether the game is over, and how: checkmate (the side to move has no legal move and
+    /// is in check) or stalemate (no legal move, not in check). `None` while moves remain;
+    /// draws by rule (fifty moves, repetition, material) are the caller's to judge.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, Outcome, Position};
+    /// let mate: Position = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1".parse().unwrap();
+    /// assert_eq!(mate.outcome(), Some(Outcome::Checkmate { winner: Color::White }));
+    /// let stalemate: Position = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".parse().unwrap();
+    /// assert_eq!(stalemate.outcome(), Some(Outcome::Stalemate));
+    /// assert_eq!(Position::startpos().outcome(), None);
+    /// ```
+    pub fn outcome(&self) -> Option<Outcome> {
+        if crate::perft::perft(self, 1) != 0 {
+            None
+        } else if self.is_check() {
+            Some(Outcome::Checkmate { winner: !self.side })
+        } else {
+            Some(Outcome::Stalemate)
+        }
+    }
+
+    /// Hands every move of the last ply of the `depth`-ply move tree to `visitor`: the moves
+    /// perft counts. The tree above is walked by the same monomorphised generator as perft,
+    /// and the visitor is inlined into it, so custom per-leaf statistics run at generator
+    /// speed. Depth 0 visits nothing; depth 1 is [`Position::visit`].
+    ///
+    /// # Examples
+    /// Captures at the last ply of the start position's depth-3 tree: the chessprogramming
+    /// wiki's 34.
+    /// ```
+    /// use constmove::{Board, Piece, Position, Square, StatusFlags, Visitor};
+    ///
+    /// #[derive(Default)]
+    /// struct Captures(u64);
+    ///
+    /// impl Captures {
+    ///     fn hit(&mut self, board: &Board, to: Square) {
+    ///         self.0 += board.occupied().contains(to) as u64;
+    ///     }
+    /// }
+    ///
+    /// impl Visitor for Captures {
+    ///     fn king<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
+    ///     fn castle<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+    ///     fn pawn_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+    ///     fn pawn_double_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
+    ///     fn pawn_capture<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) { self.0 += 1 }
+    ///     fn en_passant<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) { self.0 += 1 }
+    ///     fn promotion<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square, _: Piece) {
+    ///         self.hit(b, to)
+    ///     }
+    ///     fn knight<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
+    ///     fn bishop<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
+    ///     fn rook<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
+    ///     fn queen<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
+    /// }
+    ///
+    /// let mut captures = Captures::default();
+    /// Position::startpos().visit_tree(3, &mut captures);
+    /// assert_eq!(captures.0, 34);
+    /// ```
+    pub fn visit_tree<V: Visitor>(&self, depth: u32, visitor: &mut V) {
+        crate::perft::visit_tree(self, depth, visitor);
     }
 
     /// Hands every legal move to `visitor`, on the fastest backend for this CPU.
@@ -359,6 +498,8 @@ impl Position {
             None => return,
         };
         let capture = self.board.color_bits(them) & to.bit() != 0;
+        let before = (self.castling, self.ep_square);
+        self.key ^= zobrist::placement_delta(&self.board, us, mv) ^ zobrist::white_to_move_key();
         self.board = match mv.kind() {
             MoveKind::Normal | MoveKind::DoublePush => self.board.after_move(us, piece, from, to),
             MoveKind::Castle => self.board.after_castle(us, from, to),
@@ -389,6 +530,10 @@ impl Position {
                 self.ep_square = Square::new(((from.index() + to.index()) / 2) as u8);
             }
         }
+        self.key ^= zobrist::castling_key(CastlingRights::from_bits(
+            before.0.bits() ^ self.castling.bits(),
+        )) ^ zobrist::en_passant_square_key(before.1)
+            ^ zobrist::en_passant_square_key(self.ep_square);
         if piece == Piece::Pawn || capture || mv.kind() == MoveKind::EnPassant {
             self.halfmove_clock = 0;
         } else {

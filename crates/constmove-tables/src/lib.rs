@@ -307,9 +307,147 @@ pub fn find_magic(
     }
 }
 
+/// Bob Jenkins' ISAAC-64 generator. Polyglot's 781 Zobrist keys are its first outputs from an
+/// all-zero seed, so `build.rs` derives the published key set instead of pasting it.
+///
+/// # Examples
+/// ```
+/// // The first Polyglot key (the black pawn on a1).
+/// assert_eq!(constmove_tables::Isaac64::new().next_u64(), 0x9D39_247E_3377_6D41);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Isaac64 {
+    memory: [u64; 256],
+    results: [u64; 256],
+    remaining: usize,
+    a: u64,
+    b: u64,
+    c: u64,
+}
+
+/// ISAAC's eight-word mixing step.
+fn isaac_mix(x: &mut [u64; 8]) {
+    // Word pairs and shifts as ISAAC-64 defines them: (minuend, subtrahend, xored, shift).
+    const STEPS: [(usize, usize, usize, bool, u32); 8] = [
+        (0, 4, 5, false, 9),
+        (1, 5, 6, true, 9),
+        (2, 6, 7, false, 23),
+        (3, 7, 0, true, 15),
+        (4, 0, 1, false, 14),
+        (5, 1, 2, true, 20),
+        (6, 2, 3, false, 17),
+        (7, 3, 4, true, 14),
+    ];
+    for (i, sub, xored, left, shift) in STEPS {
+        x[i] = x[i].wrapping_sub(x[sub]);
+        let source = x[(xored + 2) % 8];
+        x[xored] ^= if left {
+            source << shift
+        } else {
+            source >> shift
+        };
+        x[(i + 7) % 8] = x[(i + 7) % 8].wrapping_add(x[i]);
+    }
+}
+
+impl Default for Isaac64 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Isaac64 {
+    /// The generator seeded with zeros (ISAAC's `randinit` with its seed flag set).
+    ///
+    /// # Examples
+    /// ```
+    /// let mut a = constmove_tables::Isaac64::new();
+    /// let mut b = constmove_tables::Isaac64::default();
+    /// assert_eq!(a.next_u64(), b.next_u64());
+    /// ```
+    pub fn new() -> Self {
+        let mut x = [0x9E37_79B9_7F4A_7C13u64; 8];
+        for _ in 0..4 {
+            isaac_mix(&mut x);
+        }
+        let mut memory = [0u64; 256];
+        // Two passes: over the (zero) seed, then over the memory the first pass wrote.
+        for pass in 0..2 {
+            for chunk in 0..32 {
+                for (j, word) in x.iter_mut().enumerate() {
+                    let seed = if pass == 0 { 0 } else { memory[chunk * 8 + j] };
+                    *word = word.wrapping_add(seed);
+                }
+                isaac_mix(&mut x);
+                memory[chunk * 8..chunk * 8 + 8].copy_from_slice(&x);
+            }
+        }
+        let mut rng = Isaac64 {
+            memory,
+            results: [0; 256],
+            remaining: 0,
+            a: 0,
+            b: 0,
+            c: 0,
+        };
+        rng.refill();
+        rng.remaining = 256;
+        rng
+    }
+
+    /// Runs one round of ISAAC-64, filling 256 results.
+    fn refill(&mut self) {
+        self.c = self.c.wrapping_add(1);
+        let (mut a, mut b) = (self.a, self.b.wrapping_add(self.c));
+        for i in 0..256 {
+            let x = self.memory[i];
+            a = match i % 4 {
+                0 => !(a ^ (a << 21)),
+                1 => a ^ (a >> 5),
+                2 => a ^ (a << 12),
+                _ => a ^ (a >> 33),
+            };
+            a = a.wrapping_add(self.memory[(i + 128) % 256]);
+            let y = self.memory[((x >> 3) & 255) as usize]
+                .wrapping_add(a)
+                .wrapping_add(b);
+            self.memory[i] = y;
+            b = self.memory[((y >> 11) & 255) as usize].wrapping_add(x);
+            self.results[i] = b;
+        }
+        self.a = a;
+        self.b = b;
+    }
+
+    /// The next output; ISAAC hands each round's results out last first.
+    ///
+    /// # Examples
+    /// ```
+    /// let mut rng = constmove_tables::Isaac64::new();
+    /// assert_eq!(rng.next_u64(), 0x9D39_247E_3377_6D41);
+    /// assert_eq!(rng.next_u64(), 0x2AF7_3980_05AA_A5C7);
+    /// ```
+    pub fn next_u64(&mut self) -> u64 {
+        if self.remaining == 0 {
+            self.refill();
+            self.remaining = 256;
+        }
+        self.remaining -= 1;
+        self.results[self.remaining]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn isaac64_gives_polyglot_first_and_last_keys() {
+        let mut rng = Isaac64::new();
+        let keys: [u64; 781] = core::array::from_fn(|_| rng.next_u64());
+        assert_eq!(keys[0], 0x9D39_247E_3377_6D41);
+        assert_eq!(keys[780], 0xF8D6_26AA_AF27_8509);
+    }
 
     #[test]
     fn pext_and_pdep_are_inverse() {

@@ -1,0 +1,191 @@
+//! The engine-facing API against published data: a custom visitor walked by `visit_tree`
+//! sees exactly the moves perft counts (nodes, captures, en passant, castles and promotions
+//! of `cpw_perft_results.csv`), `for_each_legal` agrees with `legal_moves`, and `outcome`
+//! tells checkmate from stalemate.
+
+mod common;
+
+use common::{XorShift, read_data};
+use constmove::{
+    Board, Color, Move, MoveKind, Outcome, Piece, Position, Square, StatusFlags, Visitor,
+};
+
+/// Per-leaf counts a user might write: the move-kind columns of the wiki's table.
+#[derive(Default, Debug, PartialEq)]
+struct KindCounts {
+    nodes: u64,
+    captures: u64,
+    en_passant: u64,
+    castles: u64,
+    promotions: u64,
+}
+
+impl KindCounts {
+    fn step(&mut self, board: &Board, to: Square) {
+        self.nodes += 1;
+        self.captures += board.occupied().contains(to) as u64;
+    }
+}
+
+impl Visitor for KindCounts {
+    fn king<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) {
+        self.step(b, to)
+    }
+    fn castle<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.nodes += 1;
+        self.castles += 1;
+    }
+    fn pawn_push<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) {
+        self.step(b, to)
+    }
+    fn pawn_double_push<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) {
+        self.step(b, to)
+    }
+    fn pawn_capture<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) {
+        self.step(b, to)
+    }
+    fn en_passant<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+        self.nodes += 1;
+        self.captures += 1;
+        self.en_passant += 1;
+    }
+    fn promotion<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square, _: Piece) {
+        self.step(b, to);
+        self.promotions += 1;
+    }
+    fn knight<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) {
+        self.step(b, to)
+    }
+    fn bishop<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) {
+        self.step(b, to)
+    }
+    fn rook<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) {
+        self.step(b, to)
+    }
+    fn queen<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) {
+        self.step(b, to)
+    }
+}
+
+/// Leaves per row walked here; the walk visits every leaf, so keep it to seconds.
+const NODE_BUDGET: u64 = 20_000_000;
+
+#[test]
+fn visit_tree_matches_published_move_kind_counts() {
+    let csv = read_data("cpw_perft_results.csv");
+    let mut checked = 0;
+    for line in csv.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        // Deep rows overflow u64 (the start position at depth 15 has 2e21 leaves).
+        let nodes: u128 = cells[3].parse().unwrap();
+        if nodes > NODE_BUDGET as u128 {
+            continue;
+        }
+        let position: Position = cells[1].parse().unwrap();
+        let depth: u32 = cells[2].parse().unwrap();
+        let mut counts = KindCounts::default();
+        position.visit_tree(depth, &mut counts);
+        let found = [
+            counts.nodes,
+            counts.captures,
+            counts.en_passant,
+            counts.castles,
+            counts.promotions,
+        ];
+        for (column, value) in (3..8).zip(found) {
+            // An empty cell is a figure the wiki does not publish.
+            if let Ok(expected) = cells[column].parse::<u64>() {
+                assert_eq!(
+                    value, expected,
+                    "position {} depth {depth} column {column}",
+                    cells[0]
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 100, "only {checked} cells checked");
+}
+
+#[test]
+fn visit_tree_at_depth_zero_visits_nothing() {
+    let mut counts = KindCounts::default();
+    Position::startpos().visit_tree(0, &mut counts);
+    assert_eq!(counts, KindCounts::default());
+}
+
+#[test]
+fn for_each_legal_lists_what_legal_moves_lists() {
+    let mut rng = XorShift(0x00F0_E4C4);
+    for _ in 0..40 {
+        let mut position = Position::startpos();
+        for _ in 0..80 {
+            let listed = position.legal_moves();
+            let mut seen: Vec<Move> = Vec::new();
+            position.for_each_legal(|mv| seen.push(mv));
+            let mut listed: Vec<Move> = listed.to_vec();
+            let key = |mv: &Move| (mv.from().index(), mv.to().index(), format!("{mv}"));
+            listed.sort_by_key(key);
+            seen.sort_by_key(key);
+            assert_eq!(listed, seen, "{position}");
+            if listed.is_empty() {
+                break;
+            }
+            position.play(listed[rng.below(listed.len())]).unwrap();
+        }
+    }
+}
+
+#[test]
+fn outcome_tells_mate_from_stalemate() {
+    // Fool's mate, played.
+    let mut position = Position::startpos();
+    for text in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        assert_eq!(position.outcome(), None);
+        position.play(position.parse_uci(text).unwrap()).unwrap();
+    }
+    assert_eq!(
+        position.outcome(),
+        Some(Outcome::Checkmate {
+            winner: Color::Black
+        })
+    );
+    let stalemate: Position = "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1".parse().unwrap();
+    assert_eq!(stalemate.outcome(), Some(Outcome::Stalemate));
+    // Only the checked side with moves left: not over.
+    let check: Position = "k7/8/1K6/8/8/8/8/7Q b - - 0 1".parse().unwrap();
+    assert!(check.is_check());
+    assert_eq!(check.outcome(), None);
+}
+
+#[test]
+fn play_keeps_clocks_and_rejects_without_change() {
+    let mut position = Position::startpos();
+    for text in ["g1f3", "g8f6", "f3g1"] {
+        position.play(position.parse_uci(text).unwrap()).unwrap();
+    }
+    assert_eq!(
+        (position.halfmove_clock(), position.fullmove_number()),
+        (3, 2)
+    );
+    position.play(position.parse_uci("e7e5").unwrap()).unwrap();
+    assert_eq!(
+        (position.halfmove_clock(), position.fullmove_number()),
+        (0, 3)
+    );
+    let before = position.clone();
+    let illegal = Move::new(
+        "e1".parse().unwrap(),
+        "e3".parse().unwrap(),
+        MoveKind::Normal,
+    );
+    assert!(position.play(illegal).is_err());
+    assert_eq!(position, before);
+    let odd_promotion = Move::new(
+        "e2".parse().unwrap(),
+        "e4".parse().unwrap(),
+        MoveKind::Promotion(Piece::Pawn),
+    );
+    assert!(position.play(odd_promotion).is_err());
+    assert_eq!(position, before);
+}
