@@ -138,7 +138,8 @@ impl Add for PerftStats {
 }
 
 /// [`PerftStats`] of the legal move tree `depth` plies deep, on the fastest backend for
-/// this CPU. About twice the time of [`crate::perft`]: the last ply cannot be a bare count.
+/// this CPU. Two to three times the time of [`crate::perft`]: the last ply cannot be a
+/// bare count.
 ///
 /// # Examples
 /// ```
