@@ -273,7 +273,7 @@ pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u
 }
 
 /// What to do with each child: `make` turns a copy of the parent into the child.
-trait Descend {
+pub(crate) trait Descend {
     /// Handles the child of `parent` that `make` produces, whose status is `C` and
     /// en-passant square `ep`.
     fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8);
@@ -338,7 +338,7 @@ fn mover<C: StatusFlags>() -> Color {
 }
 
 /// Builds each child board by copy-make and hands it on.
-struct MakeChildren<D>(D);
+pub(crate) struct MakeChildren<D>(pub(crate) D);
 
 impl<D: Descend> MakeChildren<D> {
     #[inline(always)]

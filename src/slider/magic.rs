@@ -4,6 +4,7 @@
 use super::SliderBackend;
 use crate::attacks::{MAGIC_BISHOP, MAGIC_ROOK, MagicEntry, SLIDER_MAGIC};
 use crate::board::Board;
+use crate::stats::PerftStats;
 use crate::status::StatusFlags;
 use crate::visitor::Visitor;
 
@@ -37,6 +38,15 @@ impl SliderBackend for Magic {
         crate::perft::depth2_node::<S, Self>(board, ep)
     }
 
+    unsafe fn perft_stats<S: StatusFlags>(
+        board: &Board,
+        ep: u8,
+        depth: u32,
+        stats: &mut PerftStats,
+    ) {
+        crate::stats::node::<S, Self>(board, ep, depth, stats)
+    }
+
     unsafe fn visit<S: StatusFlags, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
         crate::visitor::visit::<S, Self, V>(board, ep, visitor)
     }
@@ -67,6 +77,16 @@ impl SliderBackend for MagicPopcnt {
     #[target_feature(enable = "popcnt")]
     unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64 {
         crate::perft::depth2_node::<S, Self>(board, ep)
+    }
+
+    #[target_feature(enable = "popcnt")]
+    unsafe fn perft_stats<S: StatusFlags>(
+        board: &Board,
+        ep: u8,
+        depth: u32,
+        stats: &mut PerftStats,
+    ) {
+        crate::stats::node::<S, Self>(board, ep, depth, stats)
     }
 
     #[target_feature(enable = "popcnt")]

@@ -12,6 +12,7 @@ pub(crate) mod magic;
 pub(crate) mod pext;
 
 use crate::board::Board;
+use crate::stats::PerftStats;
 use crate::status::StatusFlags;
 use crate::visitor::Visitor;
 use core::fmt;
@@ -35,6 +36,17 @@ pub(crate) trait SliderBackend: 'static {
     /// # Safety
     /// As for [`SliderBackend::perft`].
     unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64;
+
+    /// Adds the [`PerftStats`] of `board` to `depth >= 1` to `stats`.
+    ///
+    /// # Safety
+    /// As for [`SliderBackend::perft`].
+    unsafe fn perft_stats<S: StatusFlags>(
+        board: &Board,
+        ep: u8,
+        depth: u32,
+        stats: &mut PerftStats,
+    );
 
     /// Hands every legal move of `board` to `visitor`.
     ///

@@ -5,6 +5,7 @@
 use super::SliderBackend;
 use crate::attacks::{PEXT_BISHOP, PEXT_ROOK, PextEntry, SLIDER_PEXT};
 use crate::board::Board;
+use crate::stats::PerftStats;
 use crate::status::StatusFlags;
 use crate::visitor::Visitor;
 use core::arch::x86_64::_pext_u64;
@@ -42,6 +43,16 @@ impl SliderBackend for Pext {
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
     unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64 {
         crate::perft::depth2_node::<S, Self>(board, ep)
+    }
+
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+    unsafe fn perft_stats<S: StatusFlags>(
+        board: &Board,
+        ep: u8,
+        depth: u32,
+        stats: &mut PerftStats,
+    ) {
+        crate::stats::node::<S, Self>(board, ep, depth, stats)
     }
 
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]

@@ -22,7 +22,7 @@ const USAGE: &str = "\
 constmove - a fast legal chess move generator
 
 USAGE:
-    constmove perft [DEPTH] [--fen FEN] [--divide] [--json] [--backend B]
+    constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--json] [--backend B]
     constmove perftree DEPTH FEN [MOVES...] [--backend B]
     constmove suite FILE [--max-nodes N] [--json] [--backend B]
     constmove help | --help | -h
@@ -34,9 +34,18 @@ COMMANDS:
                nodes per second) and `backend NAME` (the backend that ran).
                  --fen FEN   the position, as one quoted argument (or --fen=FEN)
                  --divide    first print `move count` for each root move, then a blank line
+                 --stats     also count the leaf moves' statistics (chessprogramming wiki
+                             definitions; about twice the time): instead of the `nodes`
+                             line print `nodes`, `captures` (en passant included),
+                             `en_passant`, `castles`, `promotions`, `checks` (mates
+                             included), `discovered_checks` (single), `double_checks`
+                             and `checkmates`, one `name value` line each; with --divide
+                             the move lines stay node counts and the statistics are
+                             the whole tree's
                  --json      print one JSON object instead:
                              {\"nodes\":N,\"seconds\":S,\"nps\":R,\"backend\":\"NAME\"}
-                             (with --divide also \"divide\":{\"e2e4\":N,...})
+                             (with --divide also \"divide\":{\"e2e4\":N,...}, with
+                             --stats also \"stats\":{\"nodes\":N,\"captures\":C,...})
     perftree   The protocol of the perftree debugger (github.com/agnishom/perftree): play
                the space-separated UCI MOVES (one argument, possibly empty, or several)
                from FEN, then print `move count` for each root move, a blank line and the

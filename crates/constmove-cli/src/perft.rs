@@ -1,10 +1,11 @@
-//! `constmove perft [DEPTH] [--fen FEN] [--divide] [--backend B] [--json]`: count the
-//! leaves of the move tree, time it and report the speed.
+//! `constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--backend B] [--json]`: count
+//! the leaves of the move tree (with `--stats`, also the wiki's statistics of the leaf
+//! moves), time it and report the speed.
 
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
 use crate::json;
-use constmove::{Backend, Position};
+use constmove::{Backend, PerftStats, Position};
 use std::io::Write;
 use std::time::Instant;
 
@@ -13,7 +14,7 @@ use std::time::Instant;
 const DEFAULT_DEPTH: u32 = 6;
 
 const SPEC: Spec = Spec {
-    flags: &["--divide", "--json"],
+    flags: &["--divide", "--json", "--stats"],
     valued: &["--fen", "--backend"],
 };
 
@@ -23,6 +24,8 @@ struct Report {
     nodes: u64,
     /// Per root move counts, when `--divide` was given.
     divide: Option<Vec<(String, u64)>>,
+    /// The leaf statistics, when `--stats` was given.
+    stats: Option<PerftStats>,
     /// Wall-clock time of the count.
     seconds: f64,
     /// The concrete backend that ran (never `Auto`).
@@ -59,7 +62,11 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     };
     let backend = args::backend(&parsed)?;
 
-    let report = measure(&position, depth, backend, parsed.flag("--divide"))?;
+    let report = if parsed.flag("--stats") {
+        measure_stats(&position, depth, backend, parsed.flag("--divide"))?
+    } else {
+        measure(&position, depth, backend, parsed.flag("--divide"))?
+    };
     if parsed.flag("--json") {
         write_json(out, &report)?;
     } else {
@@ -88,6 +95,47 @@ fn measure(position: &Position, depth: u32, backend: Backend, divide: bool) -> C
     Ok(Report {
         nodes,
         divide,
+        stats: None,
+        seconds: start.elapsed().as_secs_f64(),
+        backend,
+    })
+}
+
+/// [`measure`] with statistics. With `divide`, each root move's subtree is counted once
+/// with statistics: the lines give its nodes and the statistics are their sum (at depth 1
+/// the root moves themselves are the leaves, so the root is counted instead; a cheap pass).
+fn measure_stats(
+    position: &Position,
+    depth: u32,
+    backend: Backend,
+    divide: bool,
+) -> CliResult<Report> {
+    let unavailable = |error: constmove::BackendUnavailable| CliError::usage(error.to_string());
+    let start = Instant::now();
+    let (stats, divide) = if divide && depth >= 1 {
+        let mut lines = Vec::new();
+        let mut total = PerftStats::default();
+        for mv in position.legal_moves().iter().copied() {
+            let mut child = position.clone();
+            child.play(mv).expect("a listed move is legal");
+            let stats =
+                constmove::perft_stats_with(&child, depth - 1, backend).map_err(unavailable)?;
+            lines.push((mv.to_string(), stats.nodes));
+            total += stats;
+        }
+        lines.sort();
+        if depth == 1 {
+            total = constmove::perft_stats_with(position, 1, backend).map_err(unavailable)?;
+        }
+        (total, Some(lines))
+    } else {
+        let stats = constmove::perft_stats_with(position, depth, backend).map_err(unavailable)?;
+        (stats, divide.then(Vec::new))
+    };
+    Ok(Report {
+        nodes: stats.nodes,
+        divide,
+        stats: Some(stats),
         seconds: start.elapsed().as_secs_f64(),
         backend,
     })
@@ -110,7 +158,8 @@ pub fn divide_sorted(
     Ok(sorted)
 }
 
-/// `move count` lines (with `--divide`), a blank line, then `key value` lines.
+/// `move count` lines (with `--divide`), a blank line, then `key value` lines: with
+/// `--stats` one per statistic (`nodes` first), then the timing.
 fn write_human(out: &mut impl Write, report: &Report) -> CliResult<()> {
     if let Some(divide) = &report.divide {
         for (mv, count) in divide {
@@ -118,7 +167,14 @@ fn write_human(out: &mut impl Write, report: &Report) -> CliResult<()> {
         }
         writeln!(out)?;
     }
-    writeln!(out, "nodes {}", report.nodes)?;
+    match &report.stats {
+        Some(stats) => {
+            for (name, value) in stats.fields() {
+                writeln!(out, "{name} {value}")?;
+            }
+        }
+        None => writeln!(out, "nodes {}", report.nodes)?,
+    }
     writeln!(out, "seconds {:.3}", report.seconds)?;
     writeln!(out, "Mnps {:.1}", report.nps() / 1e6)?;
     writeln!(out, "backend {}", report.backend.name())?;
@@ -140,6 +196,14 @@ fn write_json(out: &mut impl Write, report: &Report) -> CliResult<()> {
         for (index, (mv, count)) in divide.iter().enumerate() {
             let comma = if index == 0 { "" } else { "," };
             write!(out, "{comma}{}:{count}", json::string(mv))?;
+        }
+        write!(out, "}}")?;
+    }
+    if let Some(stats) = &report.stats {
+        write!(out, ",\"stats\":{{")?;
+        for (index, (name, value)) in stats.fields().iter().enumerate() {
+            let comma = if index == 0 { "" } else { "," };
+            write!(out, "{comma}{}:{value}", json::string(name))?;
         }
         write!(out, "}}")?;
     }

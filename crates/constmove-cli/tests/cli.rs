@@ -240,6 +240,100 @@ fn perft_auto_reports_the_resolved_backend() {
     assert_eq!(human_field(&out, "backend"), resolved.name());
 }
 
+/// The statistic lines of `perft --stats`, in order, as the wiki publishes them: start
+/// position depth 4 and Kiwipete depth 3 (chessprogramming wiki, "Perft Results").
+const START_D4_STATS: [(&str, u64); 9] = [
+    ("nodes", 197_281),
+    ("captures", 1_576),
+    ("en_passant", 0),
+    ("castles", 0),
+    ("promotions", 0),
+    ("checks", 469),
+    ("discovered_checks", 0),
+    ("double_checks", 0),
+    ("checkmates", 8),
+];
+const KIWIPETE_D3_STATS: [(&str, u64); 9] = [
+    ("nodes", 97_862),
+    ("captures", 17_102),
+    ("en_passant", 45),
+    ("castles", 3_162),
+    ("promotions", 0),
+    ("checks", 993),
+    ("discovered_checks", 0),
+    ("double_checks", 0),
+    ("checkmates", 1),
+];
+
+#[test]
+fn perft_stats_prints_one_line_per_statistic() {
+    let out = run_ok(&["perft", "4", "--stats"]);
+    let lines: Vec<&str> = out.lines().collect();
+    let expected: Vec<String> = START_D4_STATS
+        .iter()
+        .map(|(name, value)| format!("{name} {value}"))
+        .collect();
+    assert_eq!(lines[..9], expected, "{out:?}");
+    assert_eq!(lines.len(), 12, "{out:?}");
+    assert!(human_field(&out, "seconds").parse::<f64>().is_ok());
+    assert!(human_field(&out, "Mnps").parse::<f64>().is_ok());
+    assert!(matches!(human_field(&out, "backend"), "pext" | "magic"));
+}
+
+#[test]
+fn perft_stats_json_has_stats_object() {
+    for backend in ["magic", "auto"] {
+        let out = run_ok(&[
+            "perft",
+            "3",
+            "--stats",
+            "--json",
+            "--fen",
+            KIWIPETE,
+            "--backend",
+            backend,
+        ]);
+        assert_eq!(out.lines().count(), 1, "{out:?}");
+        assert_eq!(json_field(&out, "nodes"), "97862");
+        let stats = &out[out.find("\"stats\":{").expect("a stats object") + 9..];
+        let stats = &stats[..=stats.find('}').expect("closed")];
+        let expected: Vec<String> = KIWIPETE_D3_STATS
+            .iter()
+            .map(|(name, value)| format!("\"{name}\":{value}"))
+            .collect();
+        assert_eq!(stats, format!("{{{}}}", expected.join(",")));
+    }
+}
+
+#[test]
+fn perft_stats_with_divide_sums_the_root_moves() {
+    // Depth 2: the move lines are node counts, the statistics the whole tree's.
+    let out = run_ok(&["perft", "2", "--stats", "--divide", "--fen", KIWIPETE]);
+    let lines: Vec<&str> = out.lines().collect();
+    let blank = lines.iter().position(|line| line.is_empty()).unwrap();
+    let kiwipete = Position::from_fen(KIWIPETE).unwrap();
+    assert_eq!(parse_divide(&lines[..blank]), library_divide(&kiwipete, 2));
+    // Kiwipete depth 2 as published: 2039 nodes, 351 captures, 1 en passant, 91 castles,
+    // 3 checks.
+    for (name, value) in [
+        ("nodes", "2039"),
+        ("captures", "351"),
+        ("en_passant", "1"),
+        ("castles", "91"),
+        ("checks", "3"),
+        ("checkmates", "0"),
+    ] {
+        assert_eq!(human_field(&out, name), value, "{name}");
+    }
+    // Depth 1: the root moves are the leaves; depth 0: one node, no moves.
+    let out = run_ok(&["perft", "1", "--stats", "--divide", "--fen", KIWIPETE]);
+    assert_eq!(human_field(&out, "captures"), "8");
+    assert_eq!(human_field(&out, "castles"), "2");
+    let out = run_ok(&["perft", "0", "--stats", "--divide"]);
+    assert_eq!(human_field(&out, "nodes"), "1");
+    assert_eq!(human_field(&out, "checks"), "0");
+}
+
 // ---------------------------------------------------------------------------------------
 // perftree
 

@@ -1,0 +1,80 @@
+//! `perft_stats` against plain bulk-counting `perft` on three chessprogramming-wiki
+//! positions, same backend, same run: the ratio of their times is the cost of the
+//! statistics (the target: at most 3x). Every measurement asserts its counts
+//! against `../shared/perft/cpw_perft_results.csv` (nodes, and for `perft_stats` every
+//! published statistic).
+//!
+//! `cargo bench --bench stats`; filter with e.g. `cargo bench --bench stats -- kiwipete`.
+
+use constmove::{Backend, Position, perft_stats_with, perft_with};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// (name, position id in the CSV, depth).
+const CASES: [(&str, &str, u32); 3] = [
+    ("start-d5", "1", 5),
+    ("kiwipete-d4", "2", 4),
+    ("position3-d6", "3", 6),
+];
+
+/// The FEN and the published cells (nodes first, `None` where unpublished) of `position`
+/// at `depth`.
+fn published(position: &str, depth: u32) -> (String, Vec<Option<u64>>) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/perft/cpw_perft_results.csv"
+    );
+    let csv = std::fs::read_to_string(path).expect("read ../shared/perft/cpw_perft_results.csv");
+    csv.lines()
+        .skip(1)
+        .map(|line| line.split(',').collect::<Vec<_>>())
+        .find(|cells| cells[0] == position && cells[2] == depth.to_string())
+        .map(|cells| {
+            let counts = cells[3..].iter().map(|cell| cell.parse().ok()).collect();
+            (cells[1].to_string(), counts)
+        })
+        .unwrap_or_else(|| panic!("position {position} depth {depth} is not in {path}"))
+}
+
+fn stats_benches(c: &mut Criterion) {
+    for (name, id, depth) in CASES {
+        let (fen, cells) = published(id, depth);
+        let nodes = cells[0].expect("published nodes");
+        let position: Position = fen.parse().expect("valid FEN");
+        let mut group = c.benchmark_group(format!("stats/{name}"));
+        group
+            .throughput(Throughput::Elements(nodes))
+            .sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3));
+        for backend in [Backend::Pext, Backend::Magic] {
+            if backend.resolve().is_err() {
+                eprintln!("skipping {backend}: not available on this CPU");
+                continue;
+            }
+            group.bench_function(format!("perft-{backend}"), |b| {
+                b.iter(|| {
+                    let got = perft_with(black_box(&position), depth, backend).unwrap();
+                    assert_eq!(got, nodes, "{name} on {backend}");
+                    got
+                })
+            });
+            group.bench_function(format!("perft_stats-{backend}"), |b| {
+                b.iter(|| {
+                    let stats = perft_stats_with(black_box(&position), depth, backend).unwrap();
+                    for (cell, (field, got)) in cells.iter().zip(stats.fields()) {
+                        if let Some(expected) = cell {
+                            assert_eq!(got, *expected, "{name} {field} on {backend}");
+                        }
+                    }
+                    stats
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, stats_benches);
+criterion_main!(benches);
