@@ -295,7 +295,7 @@ fn perft_stats_json_has_stats_object() {
         ]);
         assert_eq!(out.lines().count(), 1, "{out:?}");
         assert_eq!(json_field(&out, "nodes"), "97862");
-        let stats = &out[out.find("\"stats\":{").expect("a stats object") + 9..];
+        let stats = &out[out.find("\"stats\":{").expect("a stats object") + 8..];
         let stats = &stats[..=stats.find('}').expect("closed")];
         let expected: Vec<String> = KIWIPETE_D3_STATS
             .iter()
