@@ -1,10 +1,11 @@
-//! Perft throughput on the six chessprogramming-wiki positions, on both constmove backends
-//! and on cozy-chess (bulk counting through `generate_moves`) as the reference peer, in one
-//! run. Each measurement asserts its node count against `../shared/perft/cpw_perft_results.csv`.
+//! Perft throughput on the six chessprogramming-wiki positions, in one run: constmove
+//! runtime-dispatched (`constmove-auto(<backend it resolved to>)`) and with each backend
+//! forced, and the peers cozy-chess (bulk counting through `generate_moves`), shakmaty
+//! (`shakmaty::perft`) and chess (`MoveGen::movegen_perft_test`). Every measurement asserts its
+//! node count against `../shared/perft/cpw_perft_results.csv`.
 //!
-//! `cargo bench --bench perft` measures the portable build; cozy-chess's PEXT build needs a
-//! BMI2 target, so compare at equal flags with
-//! `RUSTFLAGS="-C target-cpu=native" cargo bench --bench perft`.
+//! `cargo bench` measures the portable build; `cargo bench-native` the same at
+//! `-C target-cpu=native`, where cozy-chess gets its `pext` feature and chess its BMI2 tables.
 //! Filter with e.g. `cargo bench --bench perft -- kiwipete`.
 
 use constmove::{Backend, Position, perft_with};
@@ -58,7 +59,26 @@ fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
     nodes
 }
 
+/// Which build of each engine runs, printed once so a saved log says what it measured.
+fn print_builds() {
+    let auto = Backend::Auto.resolve().expect("auto always resolves");
+    let bmi2 = cfg!(target_feature = "bmi2");
+    let lookup = |pext: bool| if pext { "PEXT" } else { "magics" };
+    eprintln!(
+        "constmove: auto resolves to {auto} on this CPU; cozy-chess: {} (pext feature {}); \
+         chess: {}; shakmaty: magics",
+        lookup(bmi2),
+        if bmi2 {
+            "on"
+        } else {
+            "off: needs a BMI2 target"
+        },
+        lookup(bmi2),
+    );
+}
+
 fn perft_benches(c: &mut Criterion) {
+    print_builds();
     for (name, id, depth) in CASES {
         let (fen, expected) = published(id, depth);
         let position: Position = fen.parse().expect("valid FEN");
@@ -68,6 +88,14 @@ fn perft_benches(c: &mut Criterion) {
             .sample_size(10)
             .warm_up_time(Duration::from_secs(1))
             .measurement_time(Duration::from_secs(4));
+        let auto = Backend::Auto.resolve().expect("auto always resolves");
+        group.bench_function(format!("constmove-auto({auto})"), |b| {
+            b.iter(|| {
+                let nodes = perft_with(black_box(&position), depth, Backend::Auto).unwrap();
+                assert_eq!(nodes, expected, "{name} on auto");
+                nodes
+            })
+        });
         for backend in [Backend::Pext, Backend::Magic] {
             if backend.resolve().is_err() {
                 eprintln!("skipping constmove-{backend}: not available on this CPU");
@@ -86,6 +114,26 @@ fn perft_benches(c: &mut Criterion) {
             b.iter(|| {
                 let nodes = cozy_perft(black_box(&cozy), depth);
                 assert_eq!(nodes, expected, "{name} on cozy-chess");
+                nodes
+            })
+        });
+        let shakmaty: shakmaty::Chess = fen
+            .parse::<shakmaty::fen::Fen>()
+            .expect("shakmaty FEN")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("shakmaty position");
+        group.bench_function("shakmaty", |b| {
+            b.iter(|| {
+                let nodes = shakmaty::perft(black_box(&shakmaty), depth);
+                assert_eq!(nodes, expected, "{name} on shakmaty");
+                nodes
+            })
+        });
+        let chess: chess::Board = fen.parse().expect("chess FEN");
+        group.bench_function("chess", |b| {
+            b.iter(|| {
+                let nodes = chess::MoveGen::movegen_perft_test(black_box(&chess), depth as usize);
+                assert_eq!(nodes as u64, expected, "{name} on chess");
                 nodes
             })
         });

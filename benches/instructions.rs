@@ -1,0 +1,94 @@
+//! Instruction counts (callgrind, through iai-callgrind) for the CI regression gate: perft of
+//! the six chessprogramming-wiki positions at depths of 0.2–5 M leaves on each backend, forced
+//! rather than detected, and `Position::from_fen` plus one dispatched perft ply alone.
+//!
+//! Needs valgrind and `iai-callgrind-runner` at the library's exact version, so it is not part
+//! of plain `cargo bench`: run `.ci/instructions-gate` (builds at a fixed `-C target-cpu`,
+//! compares with `benches/instruction-budgets.toml`) or `cargo bench --bench instructions`.
+//! Setup (reading the CSV, parsing the FEN) is outside the counted function.
+
+// The benchmark macros emit public items of their own that carry no docs.
+#![expect(
+    missing_docs,
+    reason = "iai-callgrind macros generate undocumented public items"
+)]
+
+use constmove::{Backend, Position, perft_with};
+use iai_callgrind::{library_benchmark, library_benchmark_group, main};
+use std::hint::black_box;
+
+/// One perft measurement: the position, depth, forced backend and the published count.
+struct Case {
+    position: Position,
+    depth: u32,
+    backend: Backend,
+    expected: u64,
+}
+
+/// The FEN and published node count of CSV position `id` at `depth`.
+fn published(id: &str, depth: u32) -> (String, u64) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/perft/cpw_perft_results.csv"
+    );
+    let csv = std::fs::read_to_string(path).expect("read ../shared/perft/cpw_perft_results.csv");
+    csv.lines()
+        .skip(1)
+        .map(|line| line.split(',').collect::<Vec<_>>())
+        .find(|cells| cells[0] == id && cells[2] == depth.to_string())
+        .map(|cells| (cells[1].to_string(), cells[3].parse().expect("node count")))
+        .unwrap_or_else(|| panic!("position {id} depth {depth} is not in {path}"))
+}
+
+/// Setup for [`perft`]: loads the case (not counted).
+fn case(id: &str, depth: u32, backend: Backend) -> Case {
+    let (fen, expected) = published(id, depth);
+    // A forced backend the CPU (as valgrind reports it) lacks must fail loudly, not be skipped.
+    backend.resolve().expect("the gate forces both backends");
+    Case {
+        position: fen.parse().expect("valid FEN"),
+        depth,
+        backend,
+        expected,
+    }
+}
+
+// Perft on a forced backend; the count is checked so a wrong tree never passes as fast.
+// (Plain comments: the benchmark attribute rejects doc attributes.)
+#[library_benchmark]
+#[bench::start_d5_pext(args = ("1", 5, Backend::Pext), setup = case)]
+#[bench::start_d5_magic(args = ("1", 5, Backend::Magic), setup = case)]
+#[bench::kiwipete_d4_pext(args = ("2", 4, Backend::Pext), setup = case)]
+#[bench::kiwipete_d4_magic(args = ("2", 4, Backend::Magic), setup = case)]
+#[bench::position3_d5_pext(args = ("3", 5, Backend::Pext), setup = case)]
+#[bench::position3_d5_magic(args = ("3", 5, Backend::Magic), setup = case)]
+#[bench::position4_d4_pext(args = ("4", 4, Backend::Pext), setup = case)]
+#[bench::position4_d4_magic(args = ("4", 4, Backend::Magic), setup = case)]
+#[bench::position5_d4_pext(args = ("5", 4, Backend::Pext), setup = case)]
+#[bench::position5_d4_magic(args = ("5", 4, Backend::Magic), setup = case)]
+#[bench::position6_d4_pext(args = ("6", 4, Backend::Pext), setup = case)]
+#[bench::position6_d4_magic(args = ("6", 4, Backend::Magic), setup = case)]
+fn perft(case: Case) -> u64 {
+    let nodes = perft_with(black_box(&case.position), case.depth, case.backend).unwrap();
+    assert_eq!(nodes, case.expected);
+    nodes
+}
+
+/// Setup for [`fen_and_dispatch`]: the FEN text only, so parsing is what gets counted.
+fn fen(id: &str, backend: Backend) -> (String, Backend) {
+    backend.resolve().expect("the gate forces both backends");
+    (published(id, 1).0, backend)
+}
+
+// `Position::from_fen` and one dispatched perft ply: the fixed cost of every call.
+#[library_benchmark]
+#[bench::kiwipete_pext(args = ("2", Backend::Pext), setup = fen)]
+#[bench::kiwipete_magic(args = ("2", Backend::Magic), setup = fen)]
+fn fen_and_dispatch(input: (String, Backend)) -> u64 {
+    let (text, backend) = input;
+    let position = Position::from_fen(black_box(&text)).expect("valid FEN");
+    perft_with(&position, 1, backend).unwrap()
+}
+
+library_benchmark_group!(name = counts; benchmarks = perft, fen_and_dispatch);
+main!(library_benchmark_groups = counts);
