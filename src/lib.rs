@@ -13,7 +13,9 @@
 //!   on every CPU.
 //!
 //! No global mutable state: every function is re-entrant. The core is `no_std`; the `std`
-//! feature (default) only adds `std::error::Error` impls.
+//! feature (default) adds `std::error::Error` impls and what needs threads or the heap:
+//! parallel perft ([`divide_parallel`], in `src/parallel.rs`) and work units for other
+//! machines ([`split`], [`WorkUnit`], in `src/workload.rs`).
 //!
 //! # Examples
 //! Perft and divide:
@@ -44,19 +46,27 @@ mod dispatch;
 mod fen;
 mod movegen;
 mod moves;
+#[cfg(feature = "std")]
+mod parallel;
 mod perft;
 mod position;
 mod slider;
 mod status;
 mod types;
 mod visitor;
+#[cfg(feature = "std")]
+mod workload;
 
 pub use board::Board;
 pub use fen::{FenError, FenField};
 pub use moves::{MAX_MOVES, Move, MoveCounts, MoveKind, MoveList, UciMoveError};
+#[cfg(feature = "std")]
+pub use parallel::{ParallelDivide, ParallelOptions, Progress, count_units, divide_parallel};
 pub use perft::{divide, perft, perft_with};
 pub use position::{CastlingRights, Position, STARTPOS_FEN};
 pub use slider::{Backend, BackendUnavailable, ParseBackendError};
 pub use status::{Status, StatusFlags};
 pub use types::{Bitboard, Color, ParseSquareError, Piece, Square, Squares};
 pub use visitor::Visitor;
+#[cfg(feature = "std")]
+pub use workload::{WorkUnit, WorkUnitError, split};

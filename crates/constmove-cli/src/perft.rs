@@ -1,10 +1,13 @@
-//! `constmove perft [DEPTH] [--fen FEN] [--divide] [--backend B] [--json]`: count the
-//! leaves of the move tree, time it and report the speed.
+//! `constmove perft [DEPTH] [--fen FEN] [--divide] [--threads N] [--backend B] [--json]`, and
+//! `constmove perft --workload FILE [--part I/N]`: count the leaves of the move tree on all
+//! cores, time it and report the speed; a Ctrl-C prints the root moves counted so far.
 
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
-use crate::json;
-use constmove::{Backend, Position};
+use crate::interrupt;
+use crate::progress;
+use crate::{json, workload};
+use constmove::{Backend, ParallelOptions, Position, divide_parallel};
 use std::io::Write;
 use std::time::Instant;
 
@@ -14,19 +17,29 @@ const DEFAULT_DEPTH: u32 = 6;
 
 const SPEC: Spec = Spec {
     flags: &["--divide", "--json"],
-    valued: &["--fen", "--backend"],
+    valued: &["--fen", "--backend", "--threads", "--workload", "--part"],
 };
 
+/// How a count runs, shared by the position and workload modes.
+pub struct Setup {
+    /// The concrete backend (never `Auto`).
+    pub backend: Backend,
+    /// Worker threads.
+    pub threads: usize,
+    /// `--json`: one object on stdout, no progress on stderr.
+    pub json: bool,
+}
+
 /// One timed perft run.
-struct Report {
-    /// Leaves at the requested depth.
-    nodes: u64,
-    /// Per root move counts, when `--divide` was given.
-    divide: Option<Vec<(String, u64)>>,
+pub struct Report {
+    /// Leaves at the requested depth (with `complete == false`, of the finished part only).
+    pub nodes: u64,
+    /// Whether the whole tree was counted (false after Ctrl-C).
+    pub complete: bool,
+    /// Per root move counts: with `--divide`, or after an interruption (finished ones only).
+    pub divide: Option<Vec<(String, u64)>>,
     /// Wall-clock time of the count.
-    seconds: f64,
-    /// The concrete backend that ran (never `Auto`).
-    backend: Backend,
+    pub seconds: f64,
 }
 
 impl Report {
@@ -44,6 +57,26 @@ impl Report {
 /// Runs the `perft` command; `args` are the words after `perft`.
 pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     let parsed = args::parse(args, &SPEC)?;
+    let setup = Setup {
+        backend: args::backend(&parsed)?,
+        threads: args::threads(&parsed)?,
+        json: parsed.flag("--json"),
+    };
+    if let Some(file) = parsed.value("--workload") {
+        if !parsed.positionals.is_empty() || parsed.value("--fen").is_some() {
+            return Err(CliError::usage(
+                "perft --workload takes its positions and depths from the file (no DEPTH or --fen)",
+            ));
+        }
+        if parsed.flag("--divide") {
+            return Err(CliError::usage("perft --workload cannot --divide"));
+        }
+        let part = parsed.value("--part").map(args::parse_part).transpose()?;
+        return workload::run(file, part, &setup, out);
+    }
+    if parsed.value("--part").is_some() {
+        return Err(CliError::usage("--part needs --workload FILE"));
+    }
     let depth = match parsed.positionals.as_slice() {
         [] => DEFAULT_DEPTH,
         [depth] => args::parse_depth(depth)?,
@@ -57,44 +90,52 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         Some(fen) => args::parse_fen(fen)?,
         None => Position::startpos(),
     };
-    let backend = args::backend(&parsed)?;
 
-    let report = measure(&position, depth, backend, parsed.flag("--divide"))?;
-    if parsed.flag("--json") {
-        write_json(out, &report)?;
+    let report = measure(&position, depth, &setup, parsed.flag("--divide"))?;
+    write_report(out, &report, &setup)?;
+    if report.complete {
+        Ok(0)
     } else {
-        write_human(out, &report)?;
+        let finished = report.divide.as_ref().map_or(0, Vec::len);
+        let roots = position.legal_moves().len();
+        Err(CliError::Interrupted(format!(
+            "interrupted: {finished} of {roots} root moves complete (listed above; `nodes` sums only those)"
+        )))
     }
-    Ok(0)
 }
 
-/// Counts (and divides, if asked) under a stopwatch.
-fn measure(position: &Position, depth: u32, backend: Backend, divide: bool) -> CliResult<Report> {
+/// Counts on the threads under a stopwatch, with progress on stderr unless `--json`.
+fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliResult<Report> {
+    let stop = interrupt::install();
+    let options = ParallelOptions::new(setup.threads)
+        .backend(setup.backend)
+        .stop(stop);
     let start = Instant::now();
-    let (nodes, divide) = if divide {
-        let counts = divide_sorted(position, depth, backend)?;
-        // At depth 0 there are no root moves but still one node: the position itself.
-        let nodes = if depth == 0 {
-            1
-        } else {
-            counts.iter().map(|(_, count)| count).sum()
-        };
-        (nodes, Some(counts))
-    } else {
-        let nodes = constmove::perft_with(position, depth, backend)
-            .map_err(|error| CliError::usage(error.to_string()))?;
-        (nodes, None)
-    };
+    let counts = progress::run(!setup.json, 0, |on_unit| {
+        divide_parallel(position, depth, &options, on_unit)
+    })
+    .map_err(|error| CliError::usage(error.to_string()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    // Sorted by move text so that two runs (or a run and another engine's sorted output)
+    // can be compared with `diff`.
+    let mut finished: Vec<(String, u64)> = counts
+        .moves()
+        .iter()
+        .filter_map(|(mv, count)| Some((mv.to_string(), (*count)?)))
+        .collect();
+    finished.sort();
+    let complete = counts.nodes().is_some();
     Ok(Report {
-        nodes,
-        divide,
-        seconds: start.elapsed().as_secs_f64(),
-        backend,
+        nodes: counts
+            .nodes()
+            .unwrap_or_else(|| finished.iter().map(|(_, n)| n).sum()),
+        complete,
+        divide: (divide || !complete).then_some(finished),
+        seconds,
     })
 }
 
-/// Perft of each root move, as `(uci, count)` sorted by move text so that two runs (or a
-/// run and another engine's sorted output) can be compared with `diff`.
+/// Perft of each root move, as `(uci, count)` sorted by move text (see [`measure`]).
 pub fn divide_sorted(
     position: &Position,
     depth: u32,
@@ -110,8 +151,17 @@ pub fn divide_sorted(
     Ok(sorted)
 }
 
+/// The report as text or JSON.
+pub fn write_report(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResult<()> {
+    if setup.json {
+        write_json(out, report, setup)
+    } else {
+        write_human(out, report, setup)
+    }
+}
+
 /// `move count` lines (with `--divide`), a blank line, then `key value` lines.
-fn write_human(out: &mut impl Write, report: &Report) -> CliResult<()> {
+fn write_human(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResult<()> {
     if let Some(divide) = &report.divide {
         for (mv, count) in divide {
             writeln!(out, "{mv} {count}")?;
@@ -121,20 +171,25 @@ fn write_human(out: &mut impl Write, report: &Report) -> CliResult<()> {
     writeln!(out, "nodes {}", report.nodes)?;
     writeln!(out, "seconds {:.3}", report.seconds)?;
     writeln!(out, "Mnps {:.1}", report.nps() / 1e6)?;
-    writeln!(out, "backend {}", report.backend.name())?;
+    writeln!(out, "backend {}", setup.backend.name())?;
+    writeln!(out, "threads {}", setup.threads)?;
     Ok(())
 }
 
 /// One JSON object on one line.
-fn write_json(out: &mut impl Write, report: &Report) -> CliResult<()> {
+fn write_json(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResult<()> {
     write!(
         out,
-        "{{\"nodes\":{},\"seconds\":{},\"nps\":{},\"backend\":{}",
+        "{{\"nodes\":{},\"seconds\":{},\"nps\":{},\"backend\":{},\"threads\":{}",
         report.nodes,
         json::number(report.seconds, 6),
         json::number(report.nps(), 0),
-        json::string(report.backend.name()),
+        json::string(setup.backend.name()),
+        setup.threads,
     )?;
+    if !report.complete {
+        write!(out, ",\"complete\":false")?;
+    }
     if let Some(divide) = &report.divide {
         write!(out, ",\"divide\":{{")?;
         for (index, (mv, count)) in divide.iter().enumerate() {
