@@ -14,7 +14,8 @@
 //!
 //! No global mutable state: every function is re-entrant. The core is `no_std`; the `std`
 //! feature (default) adds `std::error::Error` impls and what needs threads or the heap:
-//! parallel perft ([`divide_parallel`], in `src/parallel.rs`) and work units for other
+//! parallel perft ([`divide_parallel`], in `src/parallel.rs`), the shared transposition
+//! table ([`HashTable`], [`perft_hashed`], in `src/hash_table.rs`) and work units for other
 //! machines ([`split`], [`WorkUnit`], in `src/workload.rs`).
 //!
 //! # Examples
@@ -44,6 +45,8 @@ mod board;
 mod checks_and_pins;
 mod dispatch;
 mod fen;
+#[cfg(feature = "std")]
+mod hash_table;
 mod movegen;
 mod moves;
 #[cfg(feature = "std")]
@@ -59,6 +62,8 @@ mod workload;
 
 pub use board::Board;
 pub use fen::{FenError, FenField};
+#[cfg(feature = "std")]
+pub use hash_table::{HashTable, TableAllocError, TableStats, perft_hashed};
 pub use moves::{MAX_MOVES, Move, MoveCounts, MoveKind, MoveList, UciMoveError};
 #[cfg(feature = "std")]
 pub use parallel::{ParallelDivide, ParallelOptions, Progress, count_units, divide_parallel};

@@ -7,6 +7,7 @@
 //! No global state: the caller owns the stop flag and the progress callback, and the
 //! threads live only for the duration of one call.
 
+use crate::hash_table::{HashTable, perft_hashed_resolved};
 use crate::moves::Move;
 use crate::perft::perft_resolved;
 use crate::position::Position;
@@ -29,6 +30,7 @@ pub struct ParallelOptions<'a> {
     threads: usize,
     backend: Backend,
     stop: Option<&'a AtomicBool>,
+    table: Option<&'a HashTable>,
 }
 
 impl<'a> ParallelOptions<'a> {
@@ -44,6 +46,7 @@ impl<'a> ParallelOptions<'a> {
             threads: threads.max(1),
             backend: Backend::Auto,
             stop: None,
+            table: None,
         }
     }
 
@@ -85,6 +88,22 @@ impl<'a> ParallelOptions<'a> {
     /// ```
     pub fn stop(mut self, stop: &'a AtomicBool) -> ParallelOptions<'a> {
         self.stop = Some(stop);
+        self
+    }
+
+    /// Counts every unit through `table` ([`crate::perft_hashed`]), shared by the threads.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{divide_parallel, HashTable, ParallelOptions, Position};
+    /// let table = HashTable::new(1 << 20).unwrap();
+    /// let options = ParallelOptions::new(2).table(&table);
+    /// let divide = divide_parallel(&Position::startpos(), 5, &options, &|_| {}).unwrap();
+    /// assert_eq!(divide.nodes(), Some(4_865_609));
+    /// assert!(table.stats().hits > 0);
+    /// ```
+    pub fn table(mut self, table: &'a HashTable) -> ParallelOptions<'a> {
+        self.table = Some(table);
         self
     }
 
@@ -268,7 +287,10 @@ fn run(
                 break;
             };
             let unit = &units[index];
-            let count = perft_resolved(&unit.position, unit.depth, backend);
+            let count = match options.table {
+                Some(table) => perft_hashed_resolved(&unit.position, unit.depth, backend, table),
+                None => perft_resolved(&unit.position, unit.depth, backend),
+            };
             counted.push((index, count));
             let weighted = count.saturating_mul(unit.count);
             let progress = Progress {

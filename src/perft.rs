@@ -57,6 +57,7 @@ pub fn perft_with(
 }
 
 /// [`perft_with`] on a backend already resolved (no CPU check per call).
+#[cfg(feature = "std")]
 pub(crate) fn perft_resolved(position: &Position, depth: u32, backend: Resolved) -> u64 {
     if depth == 0 {
         return 1;

@@ -6,7 +6,9 @@
 mod common;
 
 use common::{PerftEntry, load, parse_perft_blocks, read_data, split_csv_record};
-use constmove::{Backend, ParallelOptions, Position, count_units, divide, divide_parallel, split};
+use constmove::{
+    Backend, HashTable, ParallelOptions, Position, count_units, divide, divide_parallel, split,
+};
 use std::sync::atomic::AtomicBool;
 
 /// The largest published count checked here, per position and depth.
@@ -62,6 +64,28 @@ fn parallel_perft_matches_cpw_counts_with_any_thread_count() {
 }
 
 #[test]
+fn hashed_parallel_perft_matches_cpw_counts() {
+    // A small table (64 KiB) so that entries are replaced all the time, shared by the cases
+    // (entries are keyed by position and depth, so old ones stay valid), and every 50th hit
+    // recounted without it.
+    let table = HashTable::new(64 << 10).unwrap().verify_every(50);
+    for (position, fen, depth, nodes) in cpw_cases() {
+        for threads in [1, 2] {
+            let options = ParallelOptions::new(threads).table(&table);
+            let counted = divide_parallel(&position, depth, &options, &|_| {}).unwrap();
+            assert_eq!(
+                counted.nodes(),
+                Some(nodes),
+                "{fen} depth {depth}, {threads} threads"
+            );
+        }
+    }
+    let stats = table.stats();
+    assert!(stats.hits > 1000 && stats.verified > 0, "{stats:?}");
+    assert_eq!(stats.mismatches, 0);
+}
+
+#[test]
 fn parallel_divide_agrees_with_divide_per_root_move() {
     let kiwipete: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
         .parse()
@@ -82,7 +106,8 @@ fn parallel_divide_agrees_with_divide_per_root_move() {
 #[test]
 fn parallel_perft_matches_random_positions_with_any_thread_count() {
     let entries: Vec<PerftEntry> = load("marcelk_perft_random.perft", parse_perft_blocks);
-    // Every 20th position, at the depths whose counts stay small.
+    // Every 20th position, at the depths whose counts stay small; also through one table.
+    let table = HashTable::new(1 << 20).unwrap();
     let mut checked = 0;
     for entry in entries.iter().step_by(20) {
         let position: Position = entry
@@ -101,6 +126,13 @@ fn parallel_perft_matches_random_positions_with_any_thread_count() {
                     counted.nodes(),
                     Some(nodes),
                     "{} depth {depth}",
+                    entry.origin
+                );
+                let hashed = divide_parallel(&position, depth, &options.table(&table), &|_| {});
+                assert_eq!(
+                    hashed.unwrap().nodes(),
+                    Some(nodes),
+                    "{} hashed",
                     entry.origin
                 );
                 checked += 1;

@@ -45,6 +45,12 @@ COMMANDS:
                              (with --divide also \"divide\":{\"e2e4\":N,...})
                  --threads N  worker threads (default: every core); counts are the same
                              for any N
+                 --hash SIZE  cache subtree counts in a table of SIZE bytes shared by
+                             the threads (64M, 512M, 1G, ...; binary units); adds
+                             hash_bytes, hash_probes and hash_hits to the output
+                 --verify    with --hash: recount about one hit in 1024 without the
+                             table; prints verified and mismatches, exit status 1 if
+                             any count was wrong
                  --workload FILE  count a file written by `split` instead: the sum of
                              count x perft(position, depth) over its lines
                  --part I/N  with --workload: only lines I, I+N, I+2N, ... (I from 1);
@@ -83,7 +89,7 @@ OPTIONS:
                else magic). Forcing pext on a CPU without BMI2 is an error.
 
 DEPTH is a whole number from 0 to 20 (depth 0 counts 1 node).
-Exit status: 0 success, 1 suite mismatches, 2 bad arguments or input (one line on stderr),
+Exit status: 0 success, 1 suite mismatches or --verify mismatches, 2 bad arguments or input (one line on stderr),
 130 interrupted by Ctrl-C.
 ";
 

@@ -7,7 +7,7 @@ use crate::error::{CliError, CliResult};
 use crate::interrupt;
 use crate::progress;
 use crate::{json, workload};
-use constmove::{Backend, ParallelOptions, Position, divide_parallel};
+use constmove::{Backend, HashTable, ParallelOptions, Position, TableStats, divide_parallel};
 use std::io::Write;
 use std::time::Instant;
 
@@ -16,8 +16,15 @@ use std::time::Instant;
 const DEFAULT_DEPTH: u32 = 6;
 
 const SPEC: Spec = Spec {
-    flags: &["--divide", "--json"],
-    valued: &["--fen", "--backend", "--threads", "--workload", "--part"],
+    flags: &["--divide", "--json", "--verify"],
+    valued: &[
+        "--fen",
+        "--backend",
+        "--threads",
+        "--hash",
+        "--workload",
+        "--part",
+    ],
 };
 
 /// How a count runs, shared by the position and workload modes.
@@ -28,6 +35,35 @@ pub struct Setup {
     pub threads: usize,
     /// `--json`: one object on stdout, no progress on stderr.
     pub json: bool,
+    /// `--hash SIZE` in bytes.
+    pub hash: Option<u64>,
+    /// `--verify`: recount a sample of the table's hits without it.
+    pub verify: bool,
+}
+
+/// With `--verify`, about one hit in this many is recounted without the table.
+const VERIFY_EVERY: u64 = 1024;
+
+impl Setup {
+    /// The options for the library, and the table if `--hash` was given.
+    pub fn table(&self) -> CliResult<Option<HashTable>> {
+        let Some(bytes) = self.hash else {
+            return Ok(None);
+        };
+        let bytes = usize::try_from(bytes)
+            .map_err(|_| CliError::usage("--hash is larger than this machine can address"))?;
+        let table = HashTable::new(bytes).map_err(|error| CliError::usage(error.to_string()))?;
+        Ok(Some(table.verify_every(if self.verify {
+            VERIFY_EVERY
+        } else {
+            0
+        })))
+    }
+}
+
+/// What the table did, for the report.
+pub fn table_stats(table: Option<&HashTable>) -> Option<(usize, TableStats)> {
+    table.map(|table| (table.bytes(), table.stats()))
 }
 
 /// One timed perft run.
@@ -40,6 +76,8 @@ pub struct Report {
     pub divide: Option<Vec<(String, u64)>>,
     /// Wall-clock time of the count.
     pub seconds: f64,
+    /// The table's size and use, with `--hash`.
+    pub table: Option<(usize, TableStats)>,
 }
 
 impl Report {
@@ -61,7 +99,15 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         backend: args::backend(&parsed)?,
         threads: args::threads(&parsed)?,
         json: parsed.flag("--json"),
+        hash: parsed
+            .value("--hash")
+            .map(|size| args::parse_size("--hash", size))
+            .transpose()?,
+        verify: parsed.flag("--verify"),
     };
+    if setup.verify && setup.hash.is_none() {
+        return Err(CliError::usage("--verify needs --hash SIZE"));
+    }
     if let Some(file) = parsed.value("--workload") {
         if !parsed.positionals.is_empty() || parsed.value("--fen").is_some() {
             return Err(CliError::usage(
@@ -93,23 +139,46 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
 
     let report = measure(&position, depth, &setup, parsed.flag("--divide"))?;
     write_report(out, &report, &setup)?;
-    if report.complete {
-        Ok(0)
-    } else {
+    finish(&report, || {
         let finished = report.divide.as_ref().map_or(0, Vec::len);
         let roots = position.legal_moves().len();
-        Err(CliError::Interrupted(format!(
+        format!(
             "interrupted: {finished} of {roots} root moves complete (listed above; `nodes` sums only those)"
-        )))
+        )
+    })
+}
+
+/// The exit status after the report is written: 130 after Ctrl-C (with `interrupted`'s
+/// message), 1 if `--verify` found a wrong count, else 0.
+pub fn finish(report: &Report, interrupted: impl FnOnce() -> String) -> CliResult {
+    if !report.complete {
+        return Err(CliError::Interrupted(interrupted()));
+    }
+    match report.table {
+        Some((_, stats)) if stats.mismatches > 0 => {
+            // The report is out already; this is the one line that explains the status.
+            let _ = writeln!(
+                std::io::stderr(),
+                "constmove: --verify: {} of {} recounted hash hits were wrong",
+                stats.mismatches,
+                stats.verified
+            );
+            Ok(1)
+        }
+        _ => Ok(0),
     }
 }
 
 /// Counts on the threads under a stopwatch, with progress on stderr unless `--json`.
 fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliResult<Report> {
     let stop = interrupt::install();
-    let options = ParallelOptions::new(setup.threads)
+    let table = setup.table()?;
+    let mut options = ParallelOptions::new(setup.threads)
         .backend(setup.backend)
         .stop(stop);
+    if let Some(table) = &table {
+        options = options.table(table);
+    }
     let start = Instant::now();
     let counts = progress::run(!setup.json, 0, |on_unit| {
         divide_parallel(position, depth, &options, on_unit)
@@ -132,6 +201,7 @@ fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliR
         complete,
         divide: (divide || !complete).then_some(finished),
         seconds,
+        table: table_stats(table.as_ref()),
     })
 }
 
@@ -173,6 +243,15 @@ fn write_human(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResul
     writeln!(out, "Mnps {:.1}", report.nps() / 1e6)?;
     writeln!(out, "backend {}", setup.backend.name())?;
     writeln!(out, "threads {}", setup.threads)?;
+    if let Some((bytes, stats)) = report.table {
+        writeln!(out, "hash_bytes {bytes}")?;
+        writeln!(out, "hash_probes {}", stats.probes)?;
+        writeln!(out, "hash_hits {}", stats.hits)?;
+        if setup.verify {
+            writeln!(out, "verified {}", stats.verified)?;
+            writeln!(out, "mismatches {}", stats.mismatches)?;
+        }
+    }
     Ok(())
 }
 
@@ -189,6 +268,20 @@ fn write_json(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResult
     )?;
     if !report.complete {
         write!(out, ",\"complete\":false")?;
+    }
+    if let Some((bytes, stats)) = report.table {
+        write!(
+            out,
+            ",\"hash_bytes\":{bytes},\"hash_probes\":{},\"hash_hits\":{}",
+            stats.probes, stats.hits
+        )?;
+        if setup.verify {
+            write!(
+                out,
+                ",\"verified\":{},\"mismatches\":{}",
+                stats.verified, stats.mismatches
+            )?;
+        }
     }
     if let Some(divide) = &report.divide {
         write!(out, ",\"divide\":{{")?;

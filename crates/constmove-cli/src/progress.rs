@@ -77,11 +77,8 @@ fn report(shared: &Shared, wait: &mpsc::Receiver<()>) {
     let terminal = std::io::stderr().is_terminal();
     let mut bar: Option<ProgressBar> = None;
     let mut next_line = QUIET_START;
-    loop {
-        match wait.recv_timeout(TICK) {
-            Err(RecvTimeoutError::Timeout) => {}
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
-        }
+    // Until the count reports that it finished (or its thread is gone).
+    while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(TICK) {
         let elapsed = start.elapsed();
         if elapsed < QUIET_START {
             continue;

@@ -8,7 +8,7 @@
 
 use crate::error::{CliError, CliResult};
 use crate::interrupt;
-use crate::perft::{Report, Setup, write_report};
+use crate::perft::{Report, Setup, finish, table_stats, write_report};
 use crate::{args, progress};
 use constmove::{ParallelOptions, WorkUnit, count_units};
 use std::io::Write;
@@ -27,9 +27,13 @@ pub fn run(file: &str, part: Option<(u64, u64)>, setup: &Setup, out: &mut impl W
             .collect(),
     };
     let stop = interrupt::install();
-    let options = ParallelOptions::new(setup.threads)
+    let table = setup.table()?;
+    let mut options = ParallelOptions::new(setup.threads)
         .backend(setup.backend)
         .stop(stop);
+    if let Some(table) = &table {
+        options = options.table(table);
+    }
     let start = Instant::now();
     let counts = progress::run(!setup.json, units.len(), |on_unit| {
         count_units(&units, &options, on_unit)
@@ -55,16 +59,15 @@ pub fn run(file: &str, part: Option<(u64, u64)>, setup: &Setup, out: &mut impl W
         complete,
         divide: None,
         seconds,
+        table: table_stats(table.as_ref()),
     };
     write_report(out, &report, setup)?;
-    if complete {
-        Ok(0)
-    } else {
-        Err(CliError::Interrupted(format!(
+    finish(&report, || {
+        format!(
             "interrupted: {finished} of {} work units counted (`nodes` sums only those)",
             units.len()
-        )))
-    }
+        )
+    })
 }
 
 /// The work units of `file`, one per line; blank lines and `#` comments are skipped.
