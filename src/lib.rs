@@ -13,7 +13,10 @@
 //!   on every CPU.
 //!
 //! No global mutable state: every function is re-entrant. The core is `no_std`; the `std`
-//! feature (default) only adds `std::error::Error` impls.
+//! feature (default) adds `std::error::Error` impls and what needs threads or the heap:
+//! parallel perft ([`divide_parallel`], in `src/parallel.rs`), the shared transposition
+//! table ([`HashTable`], [`perft_hashed`], in `src/hash_table.rs`) and work units for other
+//! machines ([`split`], [`WorkUnit`], in `src/workload.rs`).
 //!
 //! # Guide
 //!
@@ -96,8 +99,12 @@ mod board;
 mod checks_and_pins;
 mod dispatch;
 mod fen;
+#[cfg(feature = "std")]
+mod hash_table;
 mod movegen;
 mod moves;
+#[cfg(feature = "std")]
+mod parallel;
 mod perft;
 mod position;
 mod slider;
@@ -105,11 +112,17 @@ mod stats;
 mod status;
 mod types;
 mod visitor;
+#[cfg(feature = "std")]
+mod workload;
 pub mod zobrist;
 
 pub use board::Board;
 pub use fen::{FenError, FenField};
+#[cfg(feature = "std")]
+pub use hash_table::{HashTable, TableAllocError, TableStats, perft_hashed};
 pub use moves::{MAX_MOVES, Move, MoveCounts, MoveKind, MoveList, UciMoveError};
+#[cfg(feature = "std")]
+pub use parallel::{ParallelDivide, ParallelOptions, Progress, count_units, divide_parallel};
 pub use perft::{divide, perft, perft_with};
 pub use position::{CastlingRights, Outcome, Position, STARTPOS_FEN};
 pub use slider::{Backend, BackendUnavailable, ParseBackendError};
@@ -117,3 +130,5 @@ pub use stats::{PerftStats, perft_stats, perft_stats_with};
 pub use status::{Status, StatusFlags};
 pub use types::{Bitboard, Color, ParseSquareError, Piece, Square, Squares};
 pub use visitor::Visitor;
+#[cfg(feature = "std")]
+pub use workload::{WorkUnit, WorkUnitError, split};

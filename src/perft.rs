@@ -6,7 +6,9 @@ use crate::board::Board;
 use crate::dispatch::{StatusOp, dispatch};
 use crate::movegen::{Counter, generate};
 use crate::position::Position;
-use crate::slider::{Backend, BackendOp, BackendUnavailable, SliderBackend, with_backend};
+use crate::slider::{
+    Backend, BackendOp, BackendUnavailable, Resolved, SliderBackend, with_backend, with_resolved,
+};
 use crate::status::{Flip, StatusFlags};
 use crate::types::{Color, Piece, Square};
 use crate::visitor::{Visitor, visit};
@@ -44,6 +46,23 @@ pub fn perft_with(
         return Ok(1);
     }
     with_backend(
+        backend,
+        PerftRoot {
+            board: position.board(),
+            ep: position.ep_index(),
+            status: position.status_index(),
+            depth,
+        },
+    )
+}
+
+/// [`perft_with`] on a backend already resolved (no CPU check per call).
+#[cfg(feature = "std")]
+pub(crate) fn perft_resolved(position: &Position, depth: u32, backend: Resolved) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    with_resolved(
         backend,
         PerftRoot {
             board: position.board(),

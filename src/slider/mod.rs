@@ -276,15 +276,49 @@ pub(crate) fn with_backend<O: BackendOp>(
     backend: Backend,
     op: O,
 ) -> Result<O::Output, BackendUnavailable> {
-    match backend.resolve()? {
-        // SAFETY: `resolve` returned Pext only after checking the CPU runs BMI2, BMI1,
-        // POPCNT and AVX2.
+    Ok(with_resolved(Resolved::new(backend)?, op))
+}
+
+/// A backend resolved to the entries that will run, so running on it asks the CPU nothing
+/// (CPUID costs tens of microseconds in a virtual machine; work units pay it once).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Resolved(Entries);
+
+/// Private so that only [`Resolved::new`], after checking the CPU, makes one.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Entries {
+    #[cfg(target_arch = "x86_64")]
+    Pext,
+    #[cfg(target_arch = "x86_64")]
+    MagicPopcnt,
+    Magic,
+}
+
+impl Resolved {
+    /// Checks the CPU once for `backend`.
+    pub(crate) fn new(backend: Backend) -> Result<Resolved, BackendUnavailable> {
+        Ok(Resolved(match backend.resolve()? {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pext => Entries::Pext,
+            #[cfg(target_arch = "x86_64")]
+            _ if popcnt_is_supported() => Entries::MagicPopcnt,
+            _ => Entries::Magic,
+        }))
+    }
+}
+
+/// Runs `op` on the entries `resolved` names.
+pub(crate) fn with_resolved<O: BackendOp>(resolved: Resolved, op: O) -> O::Output {
+    match resolved.0 {
+        // SAFETY: `Resolved::new` chose Pext only after `resolve` checked that the CPU runs
+        // BMI2, BMI1, POPCNT and AVX2.
         #[cfg(target_arch = "x86_64")]
-        Backend::Pext => Ok(unsafe { op.run::<pext::Pext>() }),
-        // SAFETY: checked just now that the CPU has POPCNT, the one feature it adds.
+        Entries::Pext => unsafe { op.run::<pext::Pext>() },
+        // SAFETY: `Resolved::new` chose it only after checking that the CPU has POPCNT, the
+        // one feature it adds.
         #[cfg(target_arch = "x86_64")]
-        _ if popcnt_is_supported() => Ok(unsafe { op.run::<magic::MagicPopcnt>() }),
+        Entries::MagicPopcnt => unsafe { op.run::<magic::MagicPopcnt>() },
         // SAFETY: the magic backend uses no optional CPU feature.
-        _ => Ok(unsafe { op.run::<magic::Magic>() }),
+        Entries::Magic => unsafe { op.run::<magic::Magic>() },
     }
 }

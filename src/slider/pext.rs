@@ -17,7 +17,7 @@ pub(crate) struct Pext;
 fn lookup(entry: &PextEntry, occupied: u64) -> u64 {
     // SAFETY: `SliderBackend` is crate-private and the generator calls `B::rook`/`B::bishop`
     // only from code inlined into B's entries; for `Pext` those entries are reached only
-    // through `with_backend`, after `Backend::resolve` detected BMI2.
+    // through `with_resolved`, after `Backend::resolve` detected BMI2.
     let index = unsafe { _pext_u64(occupied, entry.mask) } as usize;
     // SAFETY: the index is below 2^popcount(mask), and build.rs sized each square's block to
     // exactly that (asserted at compile time in the generated tables).

@@ -142,6 +142,65 @@ pub fn parse_fen(fen: &str) -> CliResult<Position> {
     Position::from_fen(fen).map_err(|error| CliError::usage(error.to_string()))
 }
 
+/// `--threads N`: a whole number from 1 to 1024; without it, every core the OS gives us.
+pub fn threads(parsed: &Parsed) -> CliResult<usize> {
+    let Some(text) = parsed.value("--threads") else {
+        return Ok(std::thread::available_parallelism().map_or(1, |n| n.get()));
+    };
+    match text.parse::<usize>() {
+        Ok(n @ 1..=1024) => Ok(n),
+        _ => Err(CliError::usage(format!(
+            "invalid --threads {text:?}: expected a whole number from 1 to 1024"
+        ))),
+    }
+}
+
+/// The smallest and largest `--hash` sizes: one 4 KiB page, and 1 TiB (a typo guard).
+const HASH_BYTES: std::ops::RangeInclusive<u64> = 4096..=1 << 40;
+
+/// A memory size such as `512M`, `1G`, `64K`, `1GiB` or `1048576` (bytes); the suffixes are
+/// binary (K = 1024) and case-insensitive, and may end in `B` or `iB`.
+pub fn parse_size(option: &str, text: &str) -> CliResult<u64> {
+    let bad = || {
+        CliError::usage(format!(
+            "invalid {option} {text:?}: expected a size such as 64M or 1G (from 4K to 1T)"
+        ))
+    };
+    let lower = text.trim().to_ascii_lowercase();
+    let unit_start = lower
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(lower.len());
+    let (digits, unit) = lower.split_at(unit_start);
+    let shift = match unit.trim_end_matches("ib").trim_end_matches('b') {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => return Err(bad()),
+    };
+    let value: u64 = digits.parse().map_err(|_| bad())?;
+    let bytes = value.checked_mul(1 << shift).ok_or_else(bad)?;
+    if HASH_BYTES.contains(&bytes) {
+        Ok(bytes)
+    } else {
+        Err(bad())
+    }
+}
+
+/// `--part I/N`: part I (from 1) of N.
+pub fn parse_part(text: &str) -> CliResult<(u64, u64)> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
+    match parsed {
+        Some((i, n)) if (1..=n).contains(&i) => Ok((i, n)),
+        _ => Err(CliError::usage(format!(
+            "invalid --part {text:?}: expected I/N with 1 <= I <= N, e.g. 3/10"
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,6 +247,37 @@ mod tests {
         assert!(parse_depth("21").is_err());
         assert!(parse_depth("abc").is_err());
         assert!(parse_depth("-1").is_err());
+    }
+
+    #[test]
+    fn sizes_are_binary_and_checked() {
+        assert_eq!(parse_size("--hash", "64K").ok(), Some(64 << 10));
+        assert_eq!(parse_size("--hash", "512m").ok(), Some(512 << 20));
+        assert_eq!(parse_size("--hash", "1G").ok(), Some(1 << 30));
+        assert_eq!(parse_size("--hash", "1GiB").ok(), Some(1 << 30));
+        assert_eq!(parse_size("--hash", "2gb").ok(), Some(2 << 30));
+        assert_eq!(parse_size("--hash", "8192").ok(), Some(8192));
+        for bad in [
+            "",
+            "G",
+            "1X",
+            "-1G",
+            "1.5G",
+            "1K",
+            "2T",
+            "99999999999999999999",
+        ] {
+            assert!(parse_size("--hash", bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn parts_are_one_based() {
+        assert_eq!(parse_part("1/1").ok(), Some((1, 1)));
+        assert_eq!(parse_part("3/10").ok(), Some((3, 10)));
+        for bad in ["0/3", "4/3", "1", "a/b", "1/0", ""] {
+            assert!(parse_part(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

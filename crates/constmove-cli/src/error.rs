@@ -17,6 +17,8 @@ pub enum CliError {
     BrokenPipe,
     /// Writing to stdout failed for another reason (disk full, ...). Exit status 2.
     Output(io::Error),
+    /// Ctrl-C stopped a count after its partial results were written. Exit status 130.
+    Interrupted(String),
 }
 
 /// What every command returns: its exit status on success.
@@ -47,6 +49,7 @@ impl fmt::Display for CliError {
             CliError::Usage(message) => f.write_str(message),
             CliError::BrokenPipe => f.write_str("stdout was closed"),
             CliError::Output(error) => write!(f, "cannot write the output: {error}"),
+            CliError::Interrupted(message) => f.write_str(message),
         }
     }
 }

@@ -7,11 +7,15 @@
 
 mod args;
 mod error;
+mod interrupt;
 mod json;
 mod perft;
 mod perftree;
+mod progress;
+mod split;
 mod suite;
 mod suite_file;
+mod workload;
 
 use error::{CliError, CliResult};
 use std::io::{self, Write};
@@ -22,7 +26,9 @@ const USAGE: &str = "\
 constmove - a fast legal chess move generator
 
 USAGE:
-    constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--json] [--backend B]
+    constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--json] [--threads N] [--hash SIZE] [--verify] [--backend B]
+    constmove perft --workload FILE [--part I/N] [--json] [--threads N] [--backend B]
+    constmove split DEPTH --ply K [--fen FEN]
     constmove perftree DEPTH FEN [MOVES...] [--backend B]
     constmove suite FILE [--max-nodes N] [--json] [--backend B]
     constmove help | --help | -h
@@ -46,6 +52,26 @@ COMMANDS:
                              {\"nodes\":N,\"seconds\":S,\"nps\":R,\"backend\":\"NAME\"}
                              (with --divide also \"divide\":{\"e2e4\":N,...}, with
                              --stats also \"stats\":{\"nodes\":N,\"captures\":C,...})
+                 --threads N  worker threads (default: every core); counts are the same
+                             for any N
+                 --hash SIZE  cache subtree counts in a table of SIZE bytes shared by
+                             the threads (64M, 512M, 1G, ...; binary units); adds
+                             hash_bytes, hash_probes and hash_hits to the output
+                 --verify    with --hash: recount about one hit in 1024 without the
+                             table; prints verified and mismatches, exit status 1 if
+                             any count was wrong
+                 --workload FILE  count a file written by `split` instead: the sum of
+                             count x perft(position, depth) over its lines
+                 --part I/N  with --workload: only lines I, I+N, I+2N, ... (I from 1);
+                             the totals of parts 1/N..N/N add up to the whole file's
+               Runs over a second show progress on stderr (a bar on a terminal, plain
+               `progress:` lines otherwise; none with --json). Ctrl-C stops after the
+               work units in progress, prints the root moves finished so far and exits
+               with status 130; a second Ctrl-C exits at once.
+    split      Write the distinct positions K plies below the root (default the start
+               position) as work units for `perft --workload`, one EPD line each:
+               `FEN ;count N ;depth D` (N move sequences reach it, D = DEPTH - K plies
+               remain). Hand the parts to other machines and add up their `nodes`.
     perftree   The protocol of the perftree debugger (github.com/agnishom/perftree): play
                the space-separated UCI MOVES (one argument, possibly empty, or several)
                from FEN, then print `move count` for each root move, a blank line and the
@@ -72,7 +98,8 @@ OPTIONS:
                else magic). Forcing pext on a CPU without BMI2 is an error.
 
 DEPTH is a whole number from 0 to 20 (depth 0 counts 1 node).
-Exit status: 0 success, 1 suite mismatches, 2 bad arguments or input (one line on stderr).
+Exit status: 0 success, 1 suite mismatches or --verify mismatches, 2 bad arguments or input (one line on stderr),
+130 interrupted by Ctrl-C.
 ";
 
 fn main() -> ExitCode {
@@ -89,7 +116,10 @@ fn main() -> ExitCode {
         Err(error) => {
             // If even stderr is gone there is no one left to tell.
             let _ = writeln!(io::stderr(), "constmove: {error}");
-            ExitCode::from(2)
+            match error {
+                CliError::Interrupted(_) => ExitCode::from(interrupt::EXIT_INTERRUPTED),
+                _ => ExitCode::from(2),
+            }
         }
     }
 }
@@ -124,10 +154,11 @@ fn run(args: &[String], out: &mut impl Write) -> CliResult {
             writeln!(out, "constmove {}", env!("CARGO_PKG_VERSION"))?;
             Ok(0)
         }
-        "perft" | "perftree" | "suite" if args::wants_help(rest) => write_usage(out),
+        "perft" | "perftree" | "suite" | "split" if args::wants_help(rest) => write_usage(out),
         "perft" => perft::run(rest, out),
         "perftree" => perftree::run(rest, out),
         "suite" => suite::run(rest, out),
+        "split" => split::run(rest, out),
         other if other.starts_with('-') => Err(CliError::usage(format!(
             "unknown option {other:?} (try 'constmove --help')"
         ))),

@@ -1,11 +1,16 @@
-//! `constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--backend B] [--json]`: count
-//! the leaves of the move tree (with `--stats`, also the wiki's statistics of the leaf
-//! moves), time it and report the speed.
+//! `constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--threads N] [--backend B]
+//! [--json]`, and `constmove perft --workload FILE [--part I/N]`: count the leaves of the move
+//! tree on all cores (with `--stats`, also the wiki's statistics of the leaf moves, on one
+//! thread), time it and report the speed; a Ctrl-C prints the root moves counted so far.
 
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
-use crate::json;
-use constmove::{Backend, PerftStats, Position};
+use crate::interrupt;
+use crate::progress;
+use crate::{json, workload};
+use constmove::{
+    Backend, HashTable, ParallelOptions, PerftStats, Position, TableStats, divide_parallel,
+};
 use std::io::Write;
 use std::time::Instant;
 
@@ -14,22 +19,70 @@ use std::time::Instant;
 const DEFAULT_DEPTH: u32 = 6;
 
 const SPEC: Spec = Spec {
-    flags: &["--divide", "--json", "--stats"],
-    valued: &["--fen", "--backend"],
+    flags: &["--divide", "--json", "--stats", "--verify"],
+    valued: &[
+        "--fen",
+        "--backend",
+        "--threads",
+        "--hash",
+        "--workload",
+        "--part",
+    ],
 };
 
+/// How a count runs, shared by the position and workload modes.
+pub struct Setup {
+    /// The concrete backend (never `Auto`).
+    pub backend: Backend,
+    /// Worker threads.
+    pub threads: usize,
+    /// `--json`: one object on stdout, no progress on stderr.
+    pub json: bool,
+    /// `--hash SIZE` in bytes.
+    pub hash: Option<u64>,
+    /// `--verify`: recount a sample of the table's hits without it.
+    pub verify: bool,
+}
+
+/// With `--verify`, about one hit in this many is recounted without the table.
+const VERIFY_EVERY: u64 = 1024;
+
+impl Setup {
+    /// The options for the library, and the table if `--hash` was given.
+    pub fn table(&self) -> CliResult<Option<HashTable>> {
+        let Some(bytes) = self.hash else {
+            return Ok(None);
+        };
+        let bytes = usize::try_from(bytes)
+            .map_err(|_| CliError::usage("--hash is larger than this machine can address"))?;
+        let table = HashTable::new(bytes).map_err(|error| CliError::usage(error.to_string()))?;
+        Ok(Some(table.verify_every(if self.verify {
+            VERIFY_EVERY
+        } else {
+            0
+        })))
+    }
+}
+
+/// What the table did, for the report.
+pub fn table_stats(table: Option<&HashTable>) -> Option<(usize, TableStats)> {
+    table.map(|table| (table.bytes(), table.stats()))
+}
+
 /// One timed perft run.
-struct Report {
-    /// Leaves at the requested depth.
-    nodes: u64,
-    /// Per root move counts, when `--divide` was given.
-    divide: Option<Vec<(String, u64)>>,
-    /// The leaf statistics, when `--stats` was given.
-    stats: Option<PerftStats>,
+pub struct Report {
+    /// Leaves at the requested depth (with `complete == false`, of the finished part only).
+    pub nodes: u64,
+    /// Whether the whole tree was counted (false after Ctrl-C).
+    pub complete: bool,
+    /// Per root move counts: with `--divide`, or after an interruption (finished ones only).
+    pub divide: Option<Vec<(String, u64)>>,
     /// Wall-clock time of the count.
-    seconds: f64,
-    /// The concrete backend that ran (never `Auto`).
-    backend: Backend,
+    pub seconds: f64,
+    /// The table's size and use, with `--hash`.
+    pub table: Option<(usize, TableStats)>,
+    /// The leaf statistics, with `--stats`.
+    pub stats: Option<PerftStats>,
 }
 
 impl Report {
@@ -47,6 +100,34 @@ impl Report {
 /// Runs the `perft` command; `args` are the words after `perft`.
 pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     let parsed = args::parse(args, &SPEC)?;
+    let setup = Setup {
+        backend: args::backend(&parsed)?,
+        threads: args::threads(&parsed)?,
+        json: parsed.flag("--json"),
+        hash: parsed
+            .value("--hash")
+            .map(|size| args::parse_size("--hash", size))
+            .transpose()?,
+        verify: parsed.flag("--verify"),
+    };
+    if setup.verify && setup.hash.is_none() {
+        return Err(CliError::usage("--verify needs --hash SIZE"));
+    }
+    if let Some(file) = parsed.value("--workload") {
+        if !parsed.positionals.is_empty() || parsed.value("--fen").is_some() {
+            return Err(CliError::usage(
+                "perft --workload takes its positions and depths from the file (no DEPTH or --fen)",
+            ));
+        }
+        if parsed.flag("--divide") {
+            return Err(CliError::usage("perft --workload cannot --divide"));
+        }
+        let part = parsed.value("--part").map(args::parse_part).transpose()?;
+        return workload::run(file, part, &setup, out);
+    }
+    if parsed.value("--part").is_some() {
+        return Err(CliError::usage("--part needs --workload FILE"));
+    }
     let depth = match parsed.positionals.as_slice() {
         [] => DEFAULT_DEPTH,
         [depth] => args::parse_depth(depth)?,
@@ -60,44 +141,91 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         Some(fen) => args::parse_fen(fen)?,
         None => Position::startpos(),
     };
-    let backend = args::backend(&parsed)?;
 
-    let report = if parsed.flag("--stats") {
-        measure_stats(&position, depth, backend, parsed.flag("--divide"))?
+    let (report, setup) = if parsed.flag("--stats") {
+        if setup.hash.is_some() {
+            return Err(CliError::usage(
+                "--stats counts every leaf move and cannot use --hash",
+            ));
+        }
+        // Statistics are counted on one thread: say so in the report.
+        let setup = Setup {
+            threads: 1,
+            ..setup
+        };
+        let report = measure_stats(&position, depth, setup.backend, parsed.flag("--divide"))?;
+        (report, setup)
     } else {
-        measure(&position, depth, backend, parsed.flag("--divide"))?
+        (
+            measure(&position, depth, &setup, parsed.flag("--divide"))?,
+            setup,
+        )
     };
-    if parsed.flag("--json") {
-        write_json(out, &report)?;
-    } else {
-        write_human(out, &report)?;
-    }
-    Ok(0)
+    write_report(out, &report, &setup)?;
+    finish(&report, || {
+        let finished = report.divide.as_ref().map_or(0, Vec::len);
+        let roots = position.legal_moves().len();
+        format!(
+            "interrupted: {finished} of {roots} root moves complete (listed above; `nodes` sums only those)"
+        )
+    })
 }
 
-/// Counts (and divides, if asked) under a stopwatch.
-fn measure(position: &Position, depth: u32, backend: Backend, divide: bool) -> CliResult<Report> {
+/// The exit status after the report is written: 130 after Ctrl-C (with `interrupted`'s
+/// message), 1 if `--verify` found a wrong count, else 0.
+pub fn finish(report: &Report, interrupted: impl FnOnce() -> String) -> CliResult {
+    if !report.complete {
+        return Err(CliError::Interrupted(interrupted()));
+    }
+    match report.table {
+        Some((_, stats)) if stats.mismatches > 0 => {
+            // The report is out already; this is the one line that explains the status.
+            let _ = writeln!(
+                std::io::stderr(),
+                "constmove: --verify: {} of {} recounted hash hits were wrong",
+                stats.mismatches,
+                stats.verified
+            );
+            Ok(1)
+        }
+        _ => Ok(0),
+    }
+}
+
+/// Counts on the threads under a stopwatch, with progress on stderr unless `--json`.
+fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliResult<Report> {
+    let stop = interrupt::install();
+    let table = setup.table()?;
+    let mut options = ParallelOptions::new(setup.threads)
+        .backend(setup.backend)
+        .stop(stop);
+    if let Some(table) = &table {
+        options = options.table(table);
+    }
     let start = Instant::now();
-    let (nodes, divide) = if divide {
-        let counts = divide_sorted(position, depth, backend)?;
-        // At depth 0 there are no root moves but still one node: the position itself.
-        let nodes = if depth == 0 {
-            1
-        } else {
-            counts.iter().map(|(_, count)| count).sum()
-        };
-        (nodes, Some(counts))
-    } else {
-        let nodes = constmove::perft_with(position, depth, backend)
-            .map_err(|error| CliError::usage(error.to_string()))?;
-        (nodes, None)
-    };
+    let counts = progress::run(!setup.json, 0, |on_unit| {
+        divide_parallel(position, depth, &options, on_unit)
+    })
+    .map_err(|error| CliError::usage(error.to_string()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    // Sorted by move text so that two runs (or a run and another engine's sorted output)
+    // can be compared with `diff`.
+    let mut finished: Vec<(String, u64)> = counts
+        .moves()
+        .iter()
+        .filter_map(|(mv, count)| Some((mv.to_string(), (*count)?)))
+        .collect();
+    finished.sort();
+    let complete = counts.nodes().is_some();
     Ok(Report {
-        nodes,
-        divide,
+        nodes: counts
+            .nodes()
+            .unwrap_or_else(|| finished.iter().map(|(_, n)| n).sum()),
+        complete,
+        divide: (divide || !complete).then_some(finished),
+        seconds,
+        table: table_stats(table.as_ref()),
         stats: None,
-        seconds: start.elapsed().as_secs_f64(),
-        backend,
     })
 }
 
@@ -134,15 +262,15 @@ fn measure_stats(
     };
     Ok(Report {
         nodes: stats.nodes,
+        complete: true,
         divide,
-        stats: Some(stats),
         seconds: start.elapsed().as_secs_f64(),
-        backend,
+        table: None,
+        stats: Some(stats),
     })
 }
 
-/// Perft of each root move, as `(uci, count)` sorted by move text so that two runs (or a
-/// run and another engine's sorted output) can be compared with `diff`.
+/// Perft of each root move, as `(uci, count)` sorted by move text (see [`measure`]).
 pub fn divide_sorted(
     position: &Position,
     depth: u32,
@@ -158,9 +286,18 @@ pub fn divide_sorted(
     Ok(sorted)
 }
 
+/// The report as text or JSON.
+pub fn write_report(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResult<()> {
+    if setup.json {
+        write_json(out, report, setup)
+    } else {
+        write_human(out, report, setup)
+    }
+}
+
 /// `move count` lines (with `--divide`), a blank line, then `key value` lines: with
 /// `--stats` one per statistic (`nodes` first), then the timing.
-fn write_human(out: &mut impl Write, report: &Report) -> CliResult<()> {
+fn write_human(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResult<()> {
     if let Some(divide) = &report.divide {
         for (mv, count) in divide {
             writeln!(out, "{mv} {count}")?;
@@ -177,20 +314,48 @@ fn write_human(out: &mut impl Write, report: &Report) -> CliResult<()> {
     }
     writeln!(out, "seconds {:.3}", report.seconds)?;
     writeln!(out, "Mnps {:.1}", report.nps() / 1e6)?;
-    writeln!(out, "backend {}", report.backend.name())?;
+    writeln!(out, "backend {}", setup.backend.name())?;
+    writeln!(out, "threads {}", setup.threads)?;
+    if let Some((bytes, stats)) = report.table {
+        writeln!(out, "hash_bytes {bytes}")?;
+        writeln!(out, "hash_probes {}", stats.probes)?;
+        writeln!(out, "hash_hits {}", stats.hits)?;
+        if setup.verify {
+            writeln!(out, "verified {}", stats.verified)?;
+            writeln!(out, "mismatches {}", stats.mismatches)?;
+        }
+    }
     Ok(())
 }
 
 /// One JSON object on one line.
-fn write_json(out: &mut impl Write, report: &Report) -> CliResult<()> {
+fn write_json(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResult<()> {
     write!(
         out,
-        "{{\"nodes\":{},\"seconds\":{},\"nps\":{},\"backend\":{}",
+        "{{\"nodes\":{},\"seconds\":{},\"nps\":{},\"backend\":{},\"threads\":{}",
         report.nodes,
         json::number(report.seconds, 6),
         json::number(report.nps(), 0),
-        json::string(report.backend.name()),
+        json::string(setup.backend.name()),
+        setup.threads,
     )?;
+    if !report.complete {
+        write!(out, ",\"complete\":false")?;
+    }
+    if let Some((bytes, stats)) = report.table {
+        write!(
+            out,
+            ",\"hash_bytes\":{bytes},\"hash_probes\":{},\"hash_hits\":{}",
+            stats.probes, stats.hits
+        )?;
+        if setup.verify {
+            write!(
+                out,
+                ",\"verified\":{},\"mismatches\":{}",
+                stats.verified, stats.mismatches
+            )?;
+        }
+    }
     if let Some(divide) = &report.divide {
         write!(out, ",\"divide\":{{")?;
         for (index, (mv, count)) in divide.iter().enumerate() {

@@ -143,7 +143,13 @@ fn perft_start_position_depth_3() {
     let mnps: f64 = human_field(&out, "Mnps").parse().expect("Mnps");
     assert!(mnps >= 0.0);
     assert!(matches!(human_field(&out, "backend"), "pext" | "magic"));
-    assert_eq!(out.lines().count(), 4, "{out:?}");
+    assert!(
+        human_field(&out, "threads")
+            .parse::<usize>()
+            .expect("a count")
+            >= 1
+    );
+    assert_eq!(out.lines().count(), 5, "{out:?}");
 }
 
 #[test]
@@ -581,4 +587,187 @@ fn closed_stdout_is_a_quiet_exit() {
         assert_eq!(output.status.code(), Some(0), "{args:?}");
         assert_eq!(stderr(&output), "", "{args:?}");
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// threads, work units, Ctrl-C
+
+/// Position 3 of the chessprogramming wiki: few pieces, deep trees.
+const POSITION3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+
+/// The published count of `fen` at `depth` in `cpw_perft_results.csv`.
+fn cpw_nodes(fen: &str, depth: u32) -> u64 {
+    let text = std::fs::read_to_string(shared("cpw_perft_results.csv")).expect("the CPW data");
+    text.lines()
+        .skip(1)
+        .find_map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            (fields[1] == fen && fields[2] == depth.to_string()).then(|| fields[3].parse().ok())?
+        })
+        .unwrap_or_else(|| panic!("no CPW count for {fen} depth {depth}"))
+}
+
+#[test]
+fn perft_threads_match_published_counts() {
+    for threads in ["1", "2", "3"] {
+        let out = run_ok(&["perft", "5", "--threads", threads]);
+        assert_eq!(
+            human_field(&out, "nodes"),
+            cpw_nodes(STARTPOS, 5).to_string()
+        );
+        assert_eq!(human_field(&out, "threads"), threads);
+        let out = run_ok(&[
+            "perft",
+            "3",
+            "--fen",
+            KIWIPETE,
+            "--threads",
+            threads,
+            "--json",
+        ]);
+        assert_eq!(
+            json_field(&out, "nodes"),
+            cpw_nodes(KIWIPETE, 3).to_string()
+        );
+        assert_eq!(json_field(&out, "threads"), threads);
+    }
+}
+
+#[test]
+fn perft_bad_parallel_options_are_usage_errors() {
+    let bad: [&[&str]; 6] = [
+        &["perft", "3", "--threads", "0"],
+        &["perft", "3", "--threads", "many"],
+        &["perft", "3", "--part", "1/2"],
+        &["perft", "3", "--workload", "x.epd"],
+        &["perft", "--workload", "/nonexistent/x.epd"],
+        &["perft", "--workload", "x.epd", "--part", "3/2"],
+    ];
+    for args in bad {
+        run_usage_error(args);
+    }
+}
+
+#[test]
+fn split_then_workload_parts_sum_to_the_published_count() {
+    for (fen, depth, ply) in [(STARTPOS, 5, 2), (KIWIPETE, 4, 2), (POSITION3, 5, 3)] {
+        let depth_text = depth.to_string();
+        let ply_text = ply.to_string();
+        let lines = run_ok(&["split", &depth_text, "--ply", &ply_text, "--fen", fen]);
+        let file = TempFile::new(&format!("split-{depth}-{ply}.epd"), &lines);
+        let expected = cpw_nodes(fen, depth);
+        for parts in [1, 3, 7] {
+            let mut total = 0;
+            for part in 1..=parts {
+                let part = format!("{part}/{parts}");
+                let out = run_ok(&["perft", "--workload", file.path(), "--part", &part]);
+                total += human_field(&out, "nodes").parse::<u64>().expect("a count");
+            }
+            assert_eq!(
+                total, expected,
+                "{fen} depth {depth} ply {ply} in {parts} parts"
+            );
+        }
+    }
+    // The start position has 400 distinct positions after two plies, 5,362 after three.
+    assert_eq!(run_ok(&["split", "4", "--ply", "2"]).lines().count(), 400);
+    assert_eq!(run_ok(&["split", "3", "--ply", "3"]).lines().count(), 5_362);
+}
+
+#[test]
+fn split_and_workload_reject_bad_input() {
+    run_usage_error(&["split", "3"]);
+    run_usage_error(&["split", "--ply", "2"]);
+    run_usage_error(&["split", "3", "--ply", "4"]);
+    run_usage_error(&["split", "3", "--ply", "x"]);
+    let file = TempFile::new("bad.epd", &format!("# a comment\n\n{STARTPOS} ;count 2\n"));
+    let err = run_usage_error(&["perft", "--workload", file.path()]);
+    assert!(err.contains(":3:") && err.contains("depth"), "{err:?}");
+    let file = TempFile::new("deep.epd", &format!("{STARTPOS} ;count 1 ;depth 99\n"));
+    let err = run_usage_error(&["perft", "--workload", file.path()]);
+    assert!(err.contains(":1:"), "{err:?}");
+}
+
+/// Starts `constmove ARGS` with stdout and stderr piped.
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_constmove"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the constmove binary starts")
+}
+
+/// Sends SIGINT, as Ctrl-C in a terminal would.
+fn interrupt(child: &std::process::Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+}
+
+/// Perft of position 3 at depth 8 is 3.0 billion leaves: over two seconds on one thread,
+/// so a Ctrl-C after the first progress line (one second in) always interrupts it.
+#[test]
+fn ctrl_c_prints_the_finished_root_moves_and_exits_130() {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = spawn(&["perft", "8", "--fen", POSITION3, "--threads", "1"]);
+    let mut errors = BufReader::new(child.stderr.take().expect("piped"));
+    let mut first = String::new();
+    errors.read_line(&mut first).expect("stderr is readable");
+    // Not a terminal: plain progress lines, the first after a second.
+    assert!(first.starts_with("progress: "), "{first:?}");
+    assert!(
+        first.contains(" units, ") && first.contains(" nodes, "),
+        "{first:?}"
+    );
+    interrupt(&child);
+    let output = child.wait_with_output().expect("the child exits");
+    let mut rest = String::new();
+    errors
+        .read_to_string(&mut rest)
+        .expect("stderr is readable");
+    assert_eq!(output.status.code(), Some(130), "stderr {rest:?}");
+    let last = rest.lines().last().expect("a closing line");
+    assert!(last.starts_with("constmove: interrupted: "), "{last:?}");
+
+    let out = stdout(&output);
+    // Root moves (perhaps none yet), a blank line, the totals.
+    let (divide, totals) = match out.strip_prefix('\n') {
+        Some(totals) => ("", totals),
+        None => out
+            .split_once("\n\n")
+            .expect("a blank line before the totals"),
+    };
+    let lines: Vec<&str> = divide.lines().collect();
+    let finished = parse_divide(&lines);
+    assert!(
+        finished.len() < 14,
+        "not all 14 root moves can be done: {out:?}"
+    );
+    let sum: u64 = finished.iter().map(|(_, n)| n).sum();
+    assert_eq!(human_field(totals, "nodes"), sum.to_string());
+    // The first two finished root moves agree with the library's count.
+    let position: Position = POSITION3.parse().unwrap();
+    for (mv, count) in finished.iter().take(2) {
+        let mut child = position.clone();
+        child.play(position.parse_uci(mv).unwrap()).unwrap();
+        assert_eq!(perft_with(&child, 7, Backend::Auto), Ok(*count), "{mv}");
+    }
+}
+
+#[test]
+fn ctrl_c_with_json_prints_one_incomplete_object_and_no_progress() {
+    let child = spawn(&["perft", "8", "--fen", POSITION3, "--threads", "1", "--json"]);
+    std::thread::sleep(std::time::Duration::from_millis(1300));
+    interrupt(&child);
+    let output = child.wait_with_output().expect("the child exits");
+    assert_eq!(output.status.code(), Some(130));
+    let err = stderr(&output);
+    assert_eq!(err.lines().count(), 1, "only the closing line: {err:?}");
+    let out = stdout(&output);
+    assert_eq!(out.lines().count(), 1, "{out:?}");
+    assert_eq!(json_field(&out, "complete"), "false");
+    assert!(out.contains("\"divide\":{"), "{out:?}");
 }

@@ -1,0 +1,23 @@
+//! Ctrl-C: the first one asks the count to stop after the work units in progress (the
+//! partial counts are then printed); a second one exits at once. The flag is the one piece
+//! of process-wide state, and it lives here in the command, not in the library.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The exit status after an interruption (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Installs the handler (once; later calls just return the flag) and returns the flag the
+/// count polls.
+pub fn install() -> &'static AtomicBool {
+    // Failure (another handler already set) leaves Ctrl-C at its default, killing the
+    // process: still a way to stop, just without the partial counts.
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+    });
+    &STOP
+}

@@ -1,0 +1,53 @@
+//! `constmove split DEPTH --ply K [--fen FEN]`: write the unique positions K plies below the
+//! root as work units, one EPD line each (`<fen> ;count N ;depth D`), for
+//! `constmove perft --workload` on this or other machines.
+
+use crate::args::{self, Spec};
+use crate::error::{CliError, CliResult};
+use constmove::{Position, split};
+use std::io::Write;
+
+const SPEC: Spec = Spec {
+    flags: &[],
+    valued: &["--fen", "--ply"],
+};
+
+/// The deepest split accepted: ply 6 of the start position is 9.4 million lines (1 GB); a
+/// deeper one is almost surely a typo.
+const MAX_PLY: u32 = 6;
+
+/// Runs the `split` command; `args` are the words after `split`.
+pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
+    let parsed = args::parse(args, &SPEC)?;
+    let depth = match parsed.positionals.as_slice() {
+        [depth] => args::parse_depth(depth)?,
+        [] => return Err(CliError::usage("split: DEPTH is required")),
+        [_, extra, ..] => {
+            return Err(CliError::usage(format!(
+                "split: unexpected argument {extra:?} (a position goes after --fen)"
+            )));
+        }
+    };
+    let Some(ply) = parsed.value("--ply") else {
+        return Err(CliError::usage("split: --ply K is required"));
+    };
+    let ply = match ply.parse::<u32>() {
+        Ok(ply) if ply <= depth.min(MAX_PLY) => ply,
+        _ => {
+            return Err(CliError::usage(format!(
+                "invalid --ply {ply:?}: expected a whole number from 0 to the depth (at most {MAX_PLY})"
+            )));
+        }
+    };
+    let position = match parsed.value("--fen") {
+        Some(fen) => args::parse_fen(fen)?,
+        None => Position::startpos(),
+    };
+    // Buffered: stdout flushes every line, and a split can be millions of lines.
+    let mut buffered = std::io::BufWriter::new(out);
+    for unit in split(&position, depth, ply) {
+        writeln!(buffered, "{unit}")?;
+    }
+    buffered.flush()?;
+    Ok(0)
+}

@@ -1,0 +1,713 @@
+//! Hashed perft: a lock-free table of subtree counts shared by threads ([`HashTable`]), the
+//! 128-bit Zobrist keys it is indexed and checked by, and the recursion that probes it
+//! ([`perft_hashed`]).
+//!
+//! **Keys.** Each position has two independent 64-bit Zobrist keys, drawn from two
+//! streams of compile-time random numbers: the first picks the bucket, the second is stored
+//! in the entry and must match on a probe. Children's keys are updated per move, not
+//! recomputed.
+//!
+//! **Collision risk.** A wrong count needs a probe to find an entry of a different position
+//! with the same depth and the same second key. With 4 entries per bucket that is at most
+//! 4 × 2⁻⁶⁴ ≈ 2.2 × 10⁻¹⁹ per probe: 2.2 × 10⁻⁴ expected wrong counts per 10¹⁵ probes, over
+//! a thousand times below the one-per-10¹⁵ bound (perft 9 of the start position makes
+//! about 10⁹ probes). A torn entry (two threads writing one at once) is caught the same way:
+//! the entry stores `key ^ data` beside `data`, and a mix of two writes checks against no
+//! key but with probability 2⁻⁶⁴.
+
+use crate::board::{Board, castle_rook_squares, en_passant_victim};
+use crate::dispatch::{StatusOp, dispatch};
+use crate::position::Position;
+use crate::slider::{
+    Backend, BackendOp, BackendUnavailable, Resolved, SliderBackend, with_resolved,
+};
+use crate::status::StatusFlags;
+use crate::types::{Color, Piece, Square};
+use crate::visitor::Visitor;
+use core::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Subtrees shallower than this are counted, not probed: a depth-1 count (a few popcounts)
+/// is cheaper than the cache miss of a probe. Probing from depth 3 instead made start-position
+/// perft 8 take 5x longer (see README).
+const MIN_PROBE_DEPTH: u32 = 2;
+
+/// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
+const WAYS: usize = 4;
+
+/// Counts are stored above an 8-bit depth; larger ones (beyond perft 12 of the start
+/// position) are not stored.
+const MAX_STORED: u64 = (1 << 56) - 1;
+
+// ---------------------------------------------------------------------------------------
+// Zobrist keys
+
+/// splitmix64: a good 64-bit mixer, usable in `const` context.
+const fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The `n`-th key: two 64-bit numbers from two unrelated seeds (low half: bucket index,
+/// high half: check).
+const fn random_key(n: u64) -> u128 {
+    let low = splitmix(n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED_0000_0000_0001);
+    let high = splitmix(n.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x5EED_0000_0000_0002);
+    (high as u128) << 64 | low as u128
+}
+
+/// One key per colour, piece and square.
+const PIECE_KEYS: [[[u128; 64]; 6]; 2] = {
+    let mut keys = [[[0; 64]; 6]; 2];
+    let mut n = 0;
+    while n < 768 {
+        keys[n / 384][n / 64 % 6][n % 64] = random_key(n as u64);
+        n += 1;
+    }
+    keys
+};
+
+/// One key per status index (side to move, en-passant flag, castling rights).
+const STATUS_KEYS: [u128; 64] = {
+    let mut keys = [0; 64];
+    let mut n = 0;
+    while n < 64 {
+        keys[n] = random_key(1000 + n as u64);
+        n += 1;
+    }
+    keys
+};
+
+/// One key per en-passant square, added when the status has the en-passant flag.
+const EP_KEYS: [u128; 64] = {
+    let mut keys = [0; 64];
+    let mut n = 0;
+    while n < 64 {
+        keys[n] = random_key(2000 + n as u64);
+        n += 1;
+    }
+    keys
+};
+
+#[inline(always)]
+fn piece_key(color: Color, piece: Piece, square: Square) -> u128 {
+    PIECE_KEYS[color as usize][piece as usize][square.index() & 63]
+}
+
+/// The status part of a key: status `S` and, if it has one, the en-passant square.
+#[inline(always)]
+fn status_key<S: StatusFlags>(ep: u8) -> u128 {
+    let ep_key = if S::EP { EP_KEYS[ep as usize & 63] } else { 0 };
+    STATUS_KEYS[S::INDEX as usize] ^ ep_key
+}
+
+/// The key of a board with status index `status` and en-passant square `ep`, from scratch.
+fn full_key(board: &Board, status: u8, ep: u8) -> u128 {
+    let mut key = STATUS_KEYS[status as usize & 63];
+    if status & 2 != 0 {
+        key ^= EP_KEYS[ep as usize & 63];
+    }
+    for color in [Color::White, Color::Black] {
+        for piece in Piece::ALL {
+            for square in board.pieces(color, piece) {
+                key ^= piece_key(color, piece, square);
+            }
+        }
+    }
+    key
+}
+
+/// The position's 128-bit key as the table uses it.
+pub(crate) fn position_key(position: &Position) -> u128 {
+    full_key(
+        position.board(),
+        position.status_index(),
+        position.ep_index(),
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// The table
+
+/// One entry: `check = key ^ data` and `data = count << 8 | depth`; an empty entry is all
+/// zeros (depth 0, never probed).
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A cache line of entries.
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Entry; WAYS]);
+
+/// A table of perft subtree counts keyed by position and depth, shared by threads without
+/// locks (see the module docs for the entry format and collision risk), with counters of
+/// its use.
+///
+/// # Examples
+/// ```
+/// use constmove::{perft_hashed, Backend, HashTable, Position};
+/// let table = HashTable::new(1 << 20).unwrap();
+/// assert_eq!(table.bytes(), 1 << 20);
+/// let nodes = perft_hashed(&Position::startpos(), 5, Backend::Auto, &table).unwrap();
+/// assert_eq!(nodes, 4_865_609);
+/// assert!(table.stats().hits > 0);
+/// ```
+pub struct HashTable {
+    buckets: Box<[Bucket]>,
+    stats: [AtomicU64; 4],
+    verify_every: u64,
+}
+
+/// The table could not be allocated (or the size is under one 64-byte bucket).
+///
+/// # Examples
+/// ```
+/// use constmove::HashTable;
+/// assert!(HashTable::new(10).is_err());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TableAllocError {
+    /// The size asked for, in bytes.
+    pub bytes: usize,
+}
+
+impl core::fmt::Display for TableAllocError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "cannot allocate a hash table of {} bytes (at least 64 are needed)",
+            self.bytes
+        )
+    }
+}
+
+impl std::error::Error for TableAllocError {}
+
+/// How a table has been used: probes, hits, and the hits recounted by verification.
+///
+/// # Examples
+/// ```
+/// use constmove::TableStats;
+/// let stats = TableStats { probes: 10, hits: 4, verified: 1, mismatches: 0 };
+/// assert_eq!(stats.hits * 100 / stats.probes, 40);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct TableStats {
+    /// Lookups made.
+    pub probes: u64,
+    /// Lookups that found the count.
+    pub hits: u64,
+    /// Hits recounted without the table (see [`HashTable::verify_every`]).
+    pub verified: u64,
+    /// Recounted hits whose stored count was wrong: any is a bug or a key collision.
+    pub mismatches: u64,
+}
+
+impl HashTable {
+    /// A zeroed table of `bytes` bytes (rounded down to whole 64-byte buckets). The memory
+    /// is asked of the OS zeroed, so pages are only touched when first used.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::HashTable;
+    /// assert_eq!(HashTable::new(1000).unwrap().bytes(), 960);
+    /// ```
+    pub fn new(bytes: usize) -> Result<HashTable, TableAllocError> {
+        let count = bytes / core::mem::size_of::<Bucket>();
+        let error = TableAllocError { bytes };
+        let layout = std::alloc::Layout::array::<Bucket>(count).map_err(|_| error)?;
+        if count == 0 {
+            return Err(error);
+        }
+        // SAFETY: the layout has a non-zero size (count >= 1 and a bucket is 64 bytes).
+        let memory = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
+        if memory.is_null() {
+            return Err(error);
+        }
+        let slice = core::ptr::slice_from_raw_parts_mut(memory, count);
+        // SAFETY: `memory` was allocated by the global allocator with the layout of
+        // `[Bucket; count]`, which is what the box frees it with; all-zero bytes are a valid
+        // Bucket (atomics of zero).
+        let buckets = unsafe { Box::from_raw(slice) };
+        Ok(HashTable {
+            buckets,
+            stats: Default::default(),
+            verify_every: 0,
+        })
+    }
+
+    /// The table's size in bytes.
+    ///
+    /// # Examples
+    /// See [`HashTable`].
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * core::mem::size_of::<Bucket>()
+    }
+
+    /// Recount about one hit in `every` without the table (those whose check key is a
+    /// multiple of `every`) and count the mismatches in [`TableStats`]; 0 (the default)
+    /// turns it off. A hit is recounted with a full perft of its depth, so this costs time
+    /// in proportion to `1 / every`.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{perft_hashed, Backend, HashTable, Position};
+    /// let table = HashTable::new(1 << 20).unwrap().verify_every(10);
+    /// perft_hashed(&Position::startpos(), 5, Backend::Auto, &table).unwrap();
+    /// let stats = table.stats();
+    /// assert!(stats.verified > 0 && stats.mismatches == 0);
+    /// ```
+    pub fn verify_every(mut self, every: u64) -> HashTable {
+        self.verify_every = every;
+        self
+    }
+
+    /// The use of the table so far.
+    ///
+    /// # Examples
+    /// See [`HashTable`].
+    pub fn stats(&self) -> TableStats {
+        let [probes, hits, verified, mismatches] =
+            self.stats.each_ref().map(|n| n.load(Ordering::Relaxed));
+        TableStats {
+            probes,
+            hits,
+            verified,
+            mismatches,
+        }
+    }
+
+    fn add_stats(&self, local: &TableStats) {
+        let values = [local.probes, local.hits, local.verified, local.mismatches];
+        for (total, value) in self.stats.iter().zip(values) {
+            total.fetch_add(value, Ordering::Relaxed);
+        }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u128) -> &Bucket {
+        // Multiply-shift maps the low key half onto any bucket count, power of two or not.
+        let index = ((key as u64 as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// The stored count of the position with `key` at `depth`, if any.
+    #[inline(always)]
+    fn probe(&self, key: u128, depth: u32) -> Option<u64> {
+        let check = (key >> 64) as u64;
+        for entry in &self.bucket(key).0 {
+            let data = entry.data.load(Ordering::Relaxed);
+            if entry.check.load(Ordering::Relaxed) ^ data == check && data & 0xFF == depth as u64 {
+                return Some(data >> 8);
+            }
+        }
+        None
+    }
+
+    /// Stores a count, over the same position's entry if there is one, else over the
+    /// shallowest entry of the bucket (deep counts save the most work).
+    #[inline(always)]
+    fn store(&self, key: u128, depth: u32, nodes: u64) {
+        if nodes > MAX_STORED {
+            return;
+        }
+        let check = (key >> 64) as u64;
+        let bucket = &self.bucket(key).0;
+        let mut victim = &bucket[0];
+        let mut victim_depth = u64::MAX;
+        for entry in bucket {
+            let data = entry.data.load(Ordering::Relaxed);
+            if entry.check.load(Ordering::Relaxed) ^ data == check {
+                victim = entry;
+                break;
+            }
+            if data & 0xFF < victim_depth {
+                victim = entry;
+                victim_depth = data & 0xFF;
+            }
+        }
+        let data = nodes << 8 | u64::from(depth.min(255));
+        victim.data.store(data, Ordering::Relaxed);
+        victim.check.store(check ^ data, Ordering::Relaxed);
+    }
+}
+
+impl core::fmt::Debug for HashTable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("HashTable")
+            .field("bytes", &self.bytes())
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The hashed recursion
+
+/// [`crate::perft`] with subtree counts cached in `table` (which may be shared with other
+/// threads and kept between calls: entries are keyed by position and depth).
+///
+/// # Examples
+/// ```
+/// use constmove::{perft_hashed, Backend, HashTable, Position};
+/// let table = HashTable::new(4 << 20).unwrap();
+/// let kiwipete: Position =
+///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+/// assert_eq!(perft_hashed(&kiwipete, 4, Backend::Auto, &table), Ok(4_085_603));
+/// ```
+pub fn perft_hashed(
+    position: &Position,
+    depth: u32,
+    backend: Backend,
+    table: &HashTable,
+) -> Result<u64, BackendUnavailable> {
+    Ok(perft_hashed_resolved(
+        position,
+        depth,
+        Resolved::new(backend)?,
+        table,
+    ))
+}
+
+/// [`perft_hashed`] on a backend already resolved.
+pub(crate) fn perft_hashed_resolved(
+    position: &Position,
+    depth: u32,
+    backend: Resolved,
+    table: &HashTable,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut context = Context {
+        table,
+        stats: TableStats::default(),
+    };
+    let nodes = with_resolved(
+        backend,
+        HashedRoot {
+            board: position.board(),
+            ep: position.ep_index(),
+            status: position.status_index(),
+            key: position_key(position),
+            depth,
+            context: &mut context,
+        },
+    );
+    table.add_stats(&context.stats);
+    nodes
+}
+
+/// The table and this call's counters (added to the table's once, at the end).
+struct Context<'a> {
+    table: &'a HashTable,
+    stats: TableStats,
+}
+
+struct HashedRoot<'a, 'b> {
+    board: &'a Board,
+    ep: u8,
+    status: u8,
+    key: u128,
+    depth: u32,
+    context: &'a mut Context<'b>,
+}
+
+impl BackendOp for HashedRoot<'_, '_> {
+    type Output = u64;
+    unsafe fn run<B: SliderBackend>(self) -> u64 {
+        dispatch(
+            self.status,
+            HashedStatus::<B> {
+                root: self,
+                backend: PhantomData,
+            },
+        )
+    }
+}
+
+struct HashedStatus<'a, 'b, B> {
+    root: HashedRoot<'a, 'b>,
+    backend: PhantomData<B>,
+}
+
+impl<B: SliderBackend> StatusOp for HashedStatus<'_, '_, B> {
+    type Output = u64;
+    fn run<S: StatusFlags>(self) -> u64 {
+        let root = self.root;
+        // SAFETY: built only by `HashedRoot::run::<B>`, whose caller guarantees the CPU
+        // supports B.
+        unsafe { hashed_node::<S, B>(root.board, root.ep, root.depth, root.key, root.context) }
+    }
+}
+
+/// Perft of `board` (status `S`, key `key`) to `depth`, through the table.
+///
+/// # Safety
+/// The CPU supports B.
+#[inline(always)]
+unsafe fn hashed_node<S: StatusFlags, B: SliderBackend>(
+    board: &Board,
+    ep: u8,
+    depth: u32,
+    key: u128,
+    context: &mut Context,
+) -> u64 {
+    if depth < MIN_PROBE_DEPTH {
+        // SAFETY: the caller guarantees the CPU supports B.
+        return unsafe { B::perft::<S>(board, ep, depth) };
+    }
+    context.stats.probes += 1;
+    if let Some(nodes) = context.table.probe(key, depth) {
+        context.stats.hits += 1;
+        let every = context.table.verify_every;
+        // Sampled by key, not by hit number, so small units get their share.
+        if every != 0 && ((key >> 64) as u64).is_multiple_of(every) {
+            context.stats.verified += 1;
+            // SAFETY: as above.
+            let recount = unsafe { B::perft::<S>(board, ep, depth) };
+            context.stats.mismatches += u64::from(recount != nodes);
+        }
+        return nodes;
+    }
+    let mut children = HashedChildren::<'_, '_, S, B> {
+        base: key ^ status_key::<S>(ep),
+        child_depth: depth - 1,
+        nodes: 0,
+        context,
+        marker: PhantomData,
+    };
+    // SAFETY: as above.
+    unsafe { B::visit::<S, _>(board, ep, &mut children) };
+    let nodes = children.nodes;
+    context.table.store(key, depth, nodes);
+    nodes
+}
+
+/// Makes each child of a status-`S` parent, updates the key by the move, and recurses
+/// through the table.
+struct HashedChildren<'a, 'b, S, B> {
+    /// The parent's key without its status part (side, rights, en passant).
+    base: u128,
+    child_depth: u32,
+    nodes: u64,
+    context: &'a mut Context<'b>,
+    marker: PhantomData<(S, B)>,
+}
+
+impl<S: StatusFlags, B: SliderBackend> HashedChildren<'_, '_, S, B> {
+    /// Recurses into the child `make` builds from `parent`, whose status is `C`, en-passant
+    /// square `ep`, and whose pieces differ from the parent's by the key delta `pieces`.
+    #[inline(always)]
+    fn descend<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        ep: u8,
+        pieces: u128,
+    ) {
+        let mut child = *parent;
+        make(&mut child);
+        let key = self.base ^ status_key::<C>(ep) ^ pieces;
+        #[cfg(test)]
+        assert_eq!(key, full_key(&child, C::INDEX, ep), "incremental key");
+        // SAFETY: this visitor only runs inside B's entries (`hashed_node`), so the CPU
+        // supports B.
+        self.nodes +=
+            unsafe { hashed_node::<C, B>(&child, ep, self.child_depth, key, self.context) };
+    }
+
+    /// A move of `piece` from `from` to `to` (taking what stands there) by the side that
+    /// moved into status `C`.
+    #[inline(always)]
+    fn piece_move<C: StatusFlags>(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        from: Square,
+        to: Square,
+    ) {
+        let mover = mover::<C>();
+        let delta = piece_key(mover, piece, from)
+            ^ piece_key(mover, piece, to)
+            ^ capture_delta(board, mover, to);
+        self.descend::<C>(
+            board,
+            |child| child.apply_move(mover, piece, from, to),
+            0,
+            delta,
+        );
+    }
+}
+
+/// The colour that made the move leading to status `C`.
+#[inline(always)]
+fn mover<C: StatusFlags>() -> Color {
+    Color::from_white(!C::WHITE)
+}
+
+/// The key change of removing whatever `mover`'s opponent has on `to`.
+#[inline(always)]
+fn capture_delta(board: &Board, mover: Color, to: Square) -> u128 {
+    let victim = !mover;
+    if !board.color(victim).contains(to) {
+        return 0;
+    }
+    let piece = [
+        Piece::Pawn,
+        Piece::Knight,
+        Piece::Bishop,
+        Piece::Rook,
+        Piece::Queen,
+    ]
+    .into_iter()
+    .find(|&piece| board.pieces(victim, piece).contains(to))
+    .unwrap_or(Piece::King);
+    piece_key(victim, piece, to)
+}
+
+impl<S: StatusFlags, B: SliderBackend> Visitor for HashedChildren<'_, '_, S, B> {
+    #[inline(always)]
+    fn king<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::King, from, to);
+    }
+    #[inline(always)]
+    fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let mover = mover::<C>();
+        let (rook_from, rook_to) = castle_rook_squares(to);
+        let delta = piece_key(mover, Piece::King, from)
+            ^ piece_key(mover, Piece::King, to)
+            ^ piece_key(mover, Piece::Rook, rook_from)
+            ^ piece_key(mover, Piece::Rook, rook_to);
+        self.descend::<C>(board, |child| child.apply_castle(mover, from, to), 0, delta);
+    }
+    #[inline(always)]
+    fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Pawn, from, to);
+    }
+    #[inline(always)]
+    fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let mover = mover::<C>();
+        let ep = ((from.index() + to.index()) / 2) as u8;
+        let delta = piece_key(mover, Piece::Pawn, from) ^ piece_key(mover, Piece::Pawn, to);
+        let make = |child: &mut Board| child.apply_move(mover, Piece::Pawn, from, to);
+        self.descend::<C>(board, make, ep, delta);
+    }
+    #[inline(always)]
+    fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Pawn, from, to);
+    }
+    #[inline(always)]
+    fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let mover = mover::<C>();
+        let delta = piece_key(mover, Piece::Pawn, from)
+            ^ piece_key(mover, Piece::Pawn, to)
+            ^ piece_key(!mover, Piece::Pawn, en_passant_victim(mover, to));
+        self.descend::<C>(
+            board,
+            |child| child.apply_en_passant(mover, from, to),
+            0,
+            delta,
+        );
+    }
+    #[inline(always)]
+    fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece) {
+        let mover = mover::<C>();
+        let delta = piece_key(mover, Piece::Pawn, from)
+            ^ piece_key(mover, piece, to)
+            ^ capture_delta(board, mover, to);
+        let make = |child: &mut Board| child.apply_promotion(mover, from, to, piece);
+        self.descend::<C>(board, make, 0, delta);
+    }
+    #[inline(always)]
+    fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Knight, from, to);
+    }
+    #[inline(always)]
+    fn bishop<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Bishop, from, to);
+    }
+    #[inline(always)]
+    fn rook<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Rook, from, to);
+    }
+    #[inline(always)]
+    fn queen<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Queen, from, to);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn child_keys_match_keys_from_scratch_and_counts_the_data() {
+        // `descend` asserts, in unit-test builds, that every incrementally updated key equals
+        // the key from scratch. The positions cover castling both ways, en passant,
+        // promotions with capture on a rook corner, and double pushes that do and do not
+        // allow en passant; counts from perftsuite.epd and the chessprogramming wiki.
+        let cases = [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                3,
+                97_862,
+            ),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                4,
+                422_333,
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                3,
+                62_379,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5, 674_624),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 4, 314_346),
+        ];
+        for (fen, depth, nodes) in cases {
+            let position: Position = fen.parse().unwrap();
+            let table = HashTable::new(1 << 16).unwrap();
+            assert_eq!(
+                perft_hashed(&position, depth, Backend::Auto, &table),
+                Ok(nodes),
+                "{fen}"
+            );
+            assert_eq!(
+                perft_hashed(&position, depth, Backend::Magic, &table),
+                Ok(nodes),
+                "{fen}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_tiny_table_still_counts_right() {
+        // One bucket: constant replacement, and every probe of a different position must miss.
+        let table = HashTable::new(64).unwrap().verify_every(1);
+        let start = Position::startpos();
+        assert_eq!(
+            perft_hashed(&start, 5, Backend::Auto, &table),
+            Ok(4_865_609)
+        );
+        assert_eq!(table.stats().mismatches, 0);
+    }
+
+    #[test]
+    fn stored_counts_come_back_only_for_their_key_and_depth() {
+        let table = HashTable::new(1 << 12).unwrap();
+        let key = 0x1234_5678_9abc_def0_0fed_cba9_8765_4321;
+        table.store(key, 5, 999);
+        assert_eq!(table.probe(key, 5), Some(999));
+        assert_eq!(table.probe(key, 4), None);
+        assert_eq!(table.probe(key ^ 1 << 64, 5), None);
+        table.store(key, 5, MAX_STORED + 1);
+        assert_eq!(table.probe(key, 5), Some(999));
+    }
+}
