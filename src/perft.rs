@@ -6,9 +6,7 @@ use crate::board::Board;
 use crate::dispatch::{StatusOp, dispatch};
 use crate::movegen::{Counter, generate};
 use crate::position::Position;
-use crate::slider::{
-    Backend, BackendOp, BackendUnavailable, Resolved, SliderBackend, with_backend, with_resolved,
-};
+use crate::slider::{Backend, BackendOp, BackendUnavailable, SliderBackend, with_backend};
 use crate::status::{Flip, StatusFlags};
 use crate::types::{Color, Piece, Square};
 use crate::visitor::{Visitor, visit};
@@ -58,11 +56,15 @@ pub fn perft_with(
 
 /// [`perft_with`] on a backend already resolved (no CPU check per call).
 #[cfg(feature = "std")]
-pub(crate) fn perft_resolved(position: &Position, depth: u32, backend: Resolved) -> u64 {
+pub(crate) fn perft_resolved(
+    position: &Position,
+    depth: u32,
+    backend: crate::slider::Resolved,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
-    with_resolved(
+    crate::slider::with_resolved(
         backend,
         PerftRoot {
             board: position.board(),
