@@ -280,10 +280,12 @@ fn perft_stats_prints_one_line_per_statistic() {
         .map(|(name, value)| format!("{name} {value}"))
         .collect();
     assert_eq!(lines[..9], expected, "{out:?}");
-    assert_eq!(lines.len(), 12, "{out:?}");
+    assert_eq!(lines.len(), 13, "{out:?}");
     assert!(human_field(&out, "seconds").parse::<f64>().is_ok());
     assert!(human_field(&out, "Mnps").parse::<f64>().is_ok());
     assert!(matches!(human_field(&out, "backend"), "pext" | "magic"));
+    // Statistics are counted on one thread whatever --threads says.
+    assert_eq!(human_field(&out, "threads"), "1", "{out:?}");
 }
 
 #[test]
