@@ -13,6 +13,9 @@
     reason = "iai-callgrind macros generate undocumented public items"
 )]
 
+mod common;
+
+use common::published;
 use constmove::{Backend, Position, perft_with};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 use std::hint::black_box;
@@ -25,24 +28,10 @@ struct Case {
     expected: u64,
 }
 
-/// The FEN and published node count of CSV position `id` at `depth`.
-fn published(id: &str, depth: u32) -> (String, u64) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/perft/cpw_perft_results.csv"
-    );
-    let csv = std::fs::read_to_string(path).expect("read ../shared/perft/cpw_perft_results.csv");
-    csv.lines()
-        .skip(1)
-        .map(|line| line.split(',').collect::<Vec<_>>())
-        .find(|cells| cells[0] == id && cells[2] == depth.to_string())
-        .map(|cells| (cells[1].to_string(), cells[3].parse().expect("node count")))
-        .unwrap_or_else(|| panic!("position {id} depth {depth} is not in {path}"))
-}
-
 /// Setup for [`perft`]: loads the case (not counted).
 fn case(id: &str, depth: u32, backend: Backend) -> Case {
-    let (fen, expected) = published(id, depth);
+    let row = published(id, depth);
+    let (fen, expected) = (row.fen.clone(), row.nodes());
     // A forced backend the CPU (as valgrind reports it) lacks must fail loudly, not be skipped.
     backend.resolve().expect("the gate forces both backends");
     Case {
@@ -77,7 +66,7 @@ fn perft(case: Case) -> u64 {
 /// Setup for [`fen_and_dispatch`]: the FEN text only, so parsing is what gets counted.
 fn fen(id: &str, backend: Backend) -> (String, Backend) {
     backend.resolve().expect("the gate forces both backends");
-    (published(id, 1).0, backend)
+    (published(id, 1).fen, backend)
 }
 
 // `Position::from_fen` and one dispatched perft ply: the fixed cost of every call.

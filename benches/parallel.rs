@@ -4,29 +4,18 @@
 //! `../shared/perft/cpw_perft_results.csv`. A run takes a few minutes:
 //! `cargo bench --bench parallel`. The perft 8 and 9 figures come from the CLI (README).
 
+mod common;
+
+use common::published;
 use constmove::{HashTable, ParallelOptions, Position, divide_parallel};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::time::Duration;
 
-/// The published count of the start position at `depth`.
-fn published(depth: u32) -> u64 {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/perft/cpw_perft_results.csv"
-    );
-    let csv = std::fs::read_to_string(path).expect("read ../shared/perft/cpw_perft_results.csv");
-    csv.lines()
-        .skip(1)
-        .map(|line| line.split(',').collect::<Vec<_>>())
-        .find(|cells| cells[0] == "1" && cells[2] == depth.to_string())
-        .map(|cells| cells[3].parse().expect("node count"))
-        .unwrap_or_else(|| panic!("start position depth {depth} is not in {path}"))
-}
-
 fn parallel(c: &mut Criterion) {
-    let start = Position::startpos();
     let depth = 7;
-    let nodes = published(depth);
+    let row = published("1", depth);
+    let start: Position = row.fen.parse().expect("valid FEN");
+    let nodes = row.nodes();
     let mut group = c.benchmark_group("parallel");
     group
         .sample_size(10)

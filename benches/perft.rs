@@ -8,6 +8,9 @@
 //! `-C target-cpu=native`, where cozy-chess gets its `pext` feature and chess its BMI2 tables.
 //! Filter with e.g. `cargo bench --bench perft -- kiwipete`.
 
+mod common;
+
+use common::published;
 use constmove::{Backend, Position, perft_with};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -22,21 +25,6 @@ const CASES: [(&str, &str, u32); 6] = [
     ("position5-d5", "5", 5),
     ("position6-d5", "6", 5),
 ];
-
-/// The FEN and published node count of `position` at `depth`.
-fn published(position: &str, depth: u32) -> (String, u64) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/perft/cpw_perft_results.csv"
-    );
-    let csv = std::fs::read_to_string(path).expect("read ../shared/perft/cpw_perft_results.csv");
-    csv.lines()
-        .skip(1)
-        .map(|line| line.split(',').collect::<Vec<_>>())
-        .find(|cells| cells[0] == position && cells[2] == depth.to_string())
-        .map(|cells| (cells[1].to_string(), cells[3].parse().expect("node count")))
-        .unwrap_or_else(|| panic!("position {position} depth {depth} is not in {path}"))
-}
 
 /// cozy-chess perft with bulk counting at the last ply.
 fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
@@ -80,7 +68,8 @@ fn print_builds() {
 fn perft_benches(c: &mut Criterion) {
     print_builds();
     for (name, id, depth) in CASES {
-        let (fen, expected) = published(id, depth);
+        let row = published(id, depth);
+        let (fen, expected) = (row.fen.clone(), row.nodes());
         let position: Position = fen.parse().expect("valid FEN");
         let mut group = c.benchmark_group(format!("perft/{name}"));
         group

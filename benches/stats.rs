@@ -6,6 +6,9 @@
 //!
 //! `cargo bench --bench stats`; filter with e.g. `cargo bench --bench stats -- kiwipete`.
 
+mod common;
+
+use common::published;
 use constmove::{Backend, Position, perft_stats_with, perft_with};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -18,29 +21,10 @@ const CASES: [(&str, &str, u32); 3] = [
     ("position3-d6", "3", 6),
 ];
 
-/// The FEN and the published cells (nodes first, `None` where unpublished) of `position`
-/// at `depth`.
-fn published(position: &str, depth: u32) -> (String, Vec<Option<u64>>) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/perft/cpw_perft_results.csv"
-    );
-    let csv = std::fs::read_to_string(path).expect("read ../shared/perft/cpw_perft_results.csv");
-    csv.lines()
-        .skip(1)
-        .map(|line| line.split(',').collect::<Vec<_>>())
-        .find(|cells| cells[0] == position && cells[2] == depth.to_string())
-        .map(|cells| {
-            let counts = cells[3..].iter().map(|cell| cell.parse().ok()).collect();
-            (cells[1].to_string(), counts)
-        })
-        .unwrap_or_else(|| panic!("position {position} depth {depth} is not in {path}"))
-}
-
 fn stats_benches(c: &mut Criterion) {
     for (name, id, depth) in CASES {
-        let (fen, cells) = published(id, depth);
-        let nodes = cells[0].expect("published nodes");
+        let row = published(id, depth);
+        let (fen, cells, nodes) = (&row.fen, &row.cells, row.nodes());
         let position: Position = fen.parse().expect("valid FEN");
         let mut group = c.benchmark_group(format!("stats/{name}"));
         group

@@ -3,7 +3,7 @@
 //! of `cpw_perft_results.csv`), `for_each_legal` agrees with `legal_moves`, and `outcome`
 //! tells checkmate from stalemate.
 
-mod common;
+use crate::common;
 
 use common::{XorShift, read_data};
 use constmove::{

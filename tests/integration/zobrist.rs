@@ -1,7 +1,7 @@
 //! Zobrist keys against the published Polyglot test keys, and the incremental key kept by
 //! `play` against the key of the same position parsed afresh, over random games.
 
-mod common;
+use crate::common;
 
 use common::XorShift;
 use constmove::{Color, Piece, Position, Square, zobrist};

@@ -18,7 +18,7 @@ use constmove::{
 };
 use std::collections::BTreeMap;
 
-mod common;
+use crate::common;
 
 use common::XorShift;
 

@@ -12,7 +12,7 @@
 //! Published cells are checked up to [`BUDGET`] leaves in the normal run (both backends);
 //! `cargo test --release --test perft_stats -- --ignored` checks the rest.
 
-mod common;
+use crate::common;
 
 use common::XorShift;
 use constmove::{

@@ -7,7 +7,7 @@
 //! count up to [`BUDGET`] leaves (and all random positions to depth 4); the `#[ignore]`d
 //! `full_*` tests check every count (`cargo test --release --test perft_suites -- --ignored`).
 
-mod common;
+use crate::common;
 
 use common::{
     PerftCase, PerftEntry, assert_cases, backends, check_cases, load, parse_epd,

@@ -6,9 +6,6 @@
 //! and every loader panics when a file is missing or yields no entries, so a test can never
 //! pass by checking nothing.
 
-// Each test crate compiles this module on its own and uses only part of it.
-#![allow(dead_code)]
-
 use constmove::{Backend, Position, perft_with};
 use std::fmt;
 use std::path::PathBuf;

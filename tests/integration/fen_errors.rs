@@ -3,7 +3,7 @@
 //! round trips for every position of the data files, and hostile inputs that must be
 //! rejected without a panic.
 
-mod common;
+use crate::common;
 
 use common::XorShift;
 

@@ -3,7 +3,7 @@
 //! Kervinck's random positions, with several thread counts; and the units of
 //! [`constmove::split`] summed back to the published totals.
 
-mod common;
+use crate::common;
 
 use common::{PerftEntry, load, parse_perft_blocks, read_data, split_csv_record};
 use constmove::{

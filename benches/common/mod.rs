@@ -1,0 +1,40 @@
+//! What every bench shares: the published rows of `../shared/perft/cpw_perft_results.csv`,
+//! so each measurement asserts counts from data rather than from an earlier run.
+
+/// One published row: the position's FEN and its cells, nodes first (`None` where the CSV
+/// leaves a statistic unpublished).
+pub struct Published {
+    /// The position, as the CSV gives it.
+    pub fen: String,
+    /// nodes, captures, e.p., castles, promotions, checks, discovered, double checks, mates.
+    pub cells: Vec<Option<u64>>,
+}
+
+impl Published {
+    /// The published node count.
+    pub fn nodes(&self) -> u64 {
+        self.cells[0].expect("every row publishes its node count")
+    }
+}
+
+/// The row of CSV position `id` at `depth`; panics naming the file when it is missing.
+pub fn published(id: &str, depth: u32) -> Published {
+    // The benches are built by the root package and (the instruction counts) by
+    // crates/instruction-gate: the data sits beside whichever ancestor is the project root.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join("../shared/perft/cpw_perft_results.csv"))
+        .find(|path| path.exists())
+        .expect("../shared/perft/cpw_perft_results.csv beside the project root");
+    let path = path.display();
+    let csv = std::fs::read_to_string(path.to_string()).expect("read cpw_perft_results.csv");
+    csv.lines()
+        .skip(1)
+        .map(|line| line.split(',').collect::<Vec<_>>())
+        .find(|cells| cells[0] == id && cells[2] == depth.to_string())
+        .map(|cells| Published {
+            fen: cells[1].to_string(),
+            cells: cells[3..].iter().map(|cell| cell.parse().ok()).collect(),
+        })
+        .unwrap_or_else(|| panic!("position {id} depth {depth} is not in {path}"))
+}
