@@ -11,9 +11,9 @@
 //! with the same depth and the same second key. With 4 entries per bucket that is at most
 //! 4 × 2⁻⁶⁴ ≈ 2.2 × 10⁻¹⁹ per probe: 2.2 × 10⁻⁴ expected wrong counts per 10¹⁵ probes, over
 //! a thousand times below the one-per-10¹⁵ bound (perft 9 of the start position makes
-//! 3 × 10⁸ probes, measured). A torn entry (two threads writing one at once) is caught the same way:
-//! the entry stores `key ^ data` beside `data`, and a mix of two writes checks against no
-//! key but with probability 2⁻⁶⁴.
+//! 3 × 10⁸ probes, measured). A torn entry (two threads writing one at once) is caught the
+//! same way: the entry stores `key ^ data` beside `data`, and a mix of two writes checks
+//! against no key but with probability 2⁻⁶⁴.
 
 use crate::board::{Board, castle_rook_squares, en_passant_victim};
 use crate::dispatch::{StatusOp, dispatch};
