@@ -62,6 +62,17 @@ impl Setup {
             0
         })))
     }
+
+    /// The library's options: the threads and backend, Ctrl-C's stop flag, and `table`.
+    pub fn options<'a>(&self, table: Option<&'a HashTable>) -> ParallelOptions<'a> {
+        let options = ParallelOptions::new(self.threads)
+            .backend(self.backend)
+            .stop(interrupt::install());
+        match table {
+            Some(table) => options.table(table),
+            None => options,
+        }
+    }
 }
 
 /// What the table did, for the report.
@@ -194,14 +205,8 @@ pub fn finish(report: &Report, interrupted: impl FnOnce() -> String) -> CliResul
 
 /// Counts on the threads under a stopwatch, with progress on stderr unless `--json`.
 fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliResult<Report> {
-    let stop = interrupt::install();
     let table = setup.table()?;
-    let mut options = ParallelOptions::new(setup.threads)
-        .backend(setup.backend)
-        .stop(stop);
-    if let Some(table) = &table {
-        options = options.table(table);
-    }
+    let options = setup.options(table.as_ref());
     let start = Instant::now();
     let counts = progress::run(!setup.json, 0, |on_unit| {
         divide_parallel(position, depth, &options, on_unit)

@@ -7,10 +7,9 @@
 //! total of the whole file.
 
 use crate::error::{CliError, CliResult};
-use crate::interrupt;
 use crate::perft::{Report, Setup, finish, table_stats, write_report};
 use crate::{args, progress};
-use constmove::{ParallelOptions, WorkUnit, count_units};
+use constmove::{WorkUnit, count_units};
 use std::io::Write;
 use std::time::Instant;
 
@@ -26,14 +25,8 @@ pub fn run(file: &str, part: Option<(u64, u64)>, setup: &Setup, out: &mut impl W
             .map(|(unit, _)| unit)
             .collect(),
     };
-    let stop = interrupt::install();
     let table = setup.table()?;
-    let mut options = ParallelOptions::new(setup.threads)
-        .backend(setup.backend)
-        .stop(stop);
-    if let Some(table) = &table {
-        options = options.table(table);
-    }
+    let options = setup.options(table.as_ref());
     let start = Instant::now();
     let counts = progress::run(!setup.json, units.len(), |on_unit| {
         count_units(&units, &options, on_unit)
