@@ -421,4 +421,51 @@ impl XorShift {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
+
+    /// One of `moves` at random; half the time one of those `preferred` picks, if any
+    /// (random play alone rarely reaches the moves a test is about).
+    pub fn pick_preferring<T: Copy>(
+        &mut self,
+        moves: &[T],
+        preferred: impl FnMut(&T) -> bool,
+    ) -> T {
+        let favoured: Vec<T> = moves.iter().copied().filter(preferred).collect();
+        if !favoured.is_empty() && self.below(2) == 0 {
+            favoured[self.below(favoured.len())]
+        } else {
+            moves[self.below(moves.len())]
+        }
+    }
 }
+
+// ---------------------------------------------------------------------------------------
+// Piece geometry for the tests' reference generators, written out here rather than taken
+// from the library, so that a wrong table there cannot hide in both.
+// ---------------------------------------------------------------------------------------
+
+/// Knight jumps as (file step, rank step).
+pub const KNIGHT_STEPS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+/// King steps as (file step, rank step).
+pub const KING_STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+/// Rook directions.
+pub const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+/// Bishop directions.
+pub const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];

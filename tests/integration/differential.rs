@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use crate::common;
 
-use common::XorShift;
+use common::{BISHOP_DIRS, KING_STEPS, KNIGHT_STEPS, ROOK_DIRS, XorShift};
 
 // ---------------------------------------------------------------------------------------
 // The reference: a mailbox of FEN letters, written for obviousness rather than speed.
@@ -74,29 +74,6 @@ struct RefPos {
     halfmove: u32,
     fullmove: u32,
 }
-
-const KNIGHT_STEPS: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING_STEPS: [(i32, i32); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
-const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// The square `(file + df, rank + dr)` from `square`, if on the board.
 fn offset(square: usize, df: i32, dr: i32) -> Option<usize> {
@@ -944,23 +921,13 @@ fn walk(start: &str, seed: u64, backends: &[Backend], failures: &mut Failures) -
             if moves.is_empty() {
                 break;
             }
-            // Half the time, take en passant or castle when possible: random play alone
-            // rarely does.
-            let special: Vec<RefMove> = moves
-                .iter()
-                .copied()
-                .filter(|&mv| {
-                    matches!(
-                        reference.kind_of(mv),
-                        MoveKind::EnPassant | MoveKind::Castle
-                    )
-                })
-                .collect();
-            let mv = if !special.is_empty() && rng.below(2) == 0 {
-                special[rng.below(special.len())]
-            } else {
-                moves[rng.below(moves.len())]
-            };
+            // En passant and castling: random play alone rarely takes them.
+            let mv = rng.pick_preferring(&moves, |&mv| {
+                matches!(
+                    reference.kind_of(mv),
+                    MoveKind::EnPassant | MoveKind::Castle
+                )
+            });
             let library_move = reference.library_move(mv);
             if let Err(err) = pos.play(library_move) {
                 failures.0.push(format!(

@@ -14,7 +14,7 @@
 
 use crate::common;
 
-use common::XorShift;
+use common::{BISHOP_DIRS, KNIGHT_STEPS, ROOK_DIRS, XorShift};
 use constmove::{
     Backend, Board, Color, Move, MoveKind, PerftStats, Piece, Position, Square, perft_stats,
     perft_stats_with,
@@ -252,19 +252,6 @@ fn checker_reports_a_wrong_cell() {
 // The slow reference.
 // ---------------------------------------------------------------------------------------
 
-const KNIGHT_STEPS: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-
 fn offset(square: Square, df: i32, dr: i32) -> Option<Square> {
     let file = i32::from(square.file()) + df;
     let rank = i32::from(square.rank()) + dr;
@@ -477,21 +464,12 @@ fn random_positions_agree_with_the_reference() {
                 if moves.is_empty() {
                     break;
                 }
-                // Prefer checks half the time: they are what this test is about.
-                let checking: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|&mv| {
-                        let mut child = pos.clone();
-                        child.play(mv).unwrap();
-                        child.is_check()
-                    })
-                    .collect();
-                let mv = if !checking.is_empty() && rng.below(2) == 0 {
-                    checking[rng.below(checking.len())]
-                } else {
-                    moves[rng.below(moves.len())]
-                };
+                // Checks: they are what this test is about.
+                let mv = rng.pick_preferring(&moves, |&mv| {
+                    let mut child = pos.clone();
+                    child.play(mv).unwrap();
+                    child.is_check()
+                });
                 pos.play(mv).unwrap();
             }
         }
