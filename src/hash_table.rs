@@ -158,7 +158,7 @@ struct Bucket([Entry; WAYS]);
 /// assert!(table.stats().hits > 0);
 /// ```
 pub struct HashTable {
-    buckets: Box<[Bucket]>,
+    buckets: BucketMemory,
     stats: [AtomicU64; 4],
     verify_every: u64,
 }
@@ -209,8 +209,9 @@ pub struct TableStats {
 }
 
 impl HashTable {
-    /// A zeroed table of `bytes` bytes (rounded down to whole 64-byte buckets). The memory
-    /// is asked of the OS zeroed, so pages are only touched when first used.
+    /// A zeroed table of `bytes` bytes (rounded down to whole 64-byte buckets). On Linux the
+    /// memory is mapped from the kernel, which zeroes each page when a probe first touches
+    /// it, so no start-up pass writes the whole table.
     ///
     /// # Examples
     /// ```
@@ -219,22 +220,7 @@ impl HashTable {
     /// ```
     pub fn new(bytes: usize) -> Result<HashTable, TableAllocError> {
         let count = bytes / core::mem::size_of::<Bucket>();
-        let error = TableAllocError { bytes };
-        let layout = std::alloc::Layout::array::<Bucket>(count).map_err(|_| error)?;
-        if count == 0 {
-            return Err(error);
-        }
-        // SAFETY: the layout has a non-zero size (count >= 1 and a bucket is 64 bytes).
-        let memory = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
-        if memory.is_null() {
-            return Err(error);
-        }
-        let slice = core::ptr::slice_from_raw_parts_mut(memory, count);
-        // SAFETY: `memory` was allocated by the global allocator with the layout of
-        // `[Bucket; count]`, which is what the box frees it with; all-zero bytes are a valid
-        // Bucket (atomics of zero).
-        let buckets = unsafe { Box::from_raw(slice) };
-        advise_huge_pages(&buckets);
+        let buckets = BucketMemory::zeroed(count).ok_or(TableAllocError { bytes })?;
         Ok(HashTable {
             buckets,
             stats: Default::default(),
@@ -297,6 +283,21 @@ impl HashTable {
         &self.buckets[index]
     }
 
+    /// Starts loading `key`'s bucket into the cache, so that a probe soon after does not wait
+    /// for memory.
+    #[inline(always)]
+    fn prefetch(&self, key: u128) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: a prefetch is only a hint; it never faults and reads nothing visible.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The stored count of the position with `key` at `depth`, if any.
     #[inline(always)]
     fn probe(&self, key: u128, depth: u32) -> Option<u64> {
@@ -338,32 +339,97 @@ impl HashTable {
     }
 }
 
-/// Asks Linux to back the table with 2 MiB pages where it can (when transparent huge pages
-/// are in `madvise` mode, the default on many distributions): probes land at random, and with
-/// 4 KiB pages nearly every probe into a large table also misses the TLB. A hint: if the
-/// kernel declines, the table works as before.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(buckets: &[Bucket]) {
-    const HUGE_PAGE: usize = 2 << 20;
-    let start = buckets.as_ptr() as usize;
-    let end = start + core::mem::size_of_val(buckets);
-    let first = start.next_multiple_of(HUGE_PAGE);
-    let last = end / HUGE_PAGE * HUGE_PAGE;
-    if first < last {
-        // SAFETY: [first, last) lies inside the table's own allocation; MADV_HUGEPAGE changes
-        // only how the kernel backs those pages, never what they hold.
+/// The table's zeroed buckets: a slice that owns its memory.
+struct BucketMemory {
+    start: core::ptr::NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: the buckets are atomics, shared between threads by reference like any `[Bucket]`;
+// the memory is owned by this value alone.
+unsafe impl Send for BucketMemory {}
+// SAFETY: as above.
+unsafe impl Sync for BucketMemory {}
+
+impl BucketMemory {
+    /// `len >= 1` zeroed buckets, or `None` if the memory cannot be had.
+    ///
+    /// Linux: an anonymous private mapping (zeroed by the kernel page by page on first touch)
+    /// with `MADV_HUGEPAGE` before any page is touched: probes land at random, and with
+    /// 4 KiB pages nearly every probe into a large table would also miss the TLB. The advice
+    /// is a hint (honoured when transparent huge pages are in `madvise` or `always` mode).
+    #[cfg(target_os = "linux")]
+    fn zeroed(len: usize) -> Option<BucketMemory> {
+        let bytes = len.checked_mul(core::mem::size_of::<Bucket>())?;
+        if len == 0 || bytes > isize::MAX as usize {
+            return None;
+        }
+        // SAFETY: a fresh anonymous mapping; no existing memory is named or changed.
+        let address = unsafe {
+            libc::mmap(
+                core::ptr::null_mut(),
+                bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if address == libc::MAP_FAILED {
+            return None;
+        }
+        // SAFETY: the range is exactly the mapping just made; MADV_HUGEPAGE changes only how
+        // the kernel backs its pages, never what they hold.
+        unsafe { libc::madvise(address, bytes, libc::MADV_HUGEPAGE) };
+        // Page-aligned, so 64-byte aligned; all-zero bytes are valid buckets (atomics of zero).
+        let start = core::ptr::NonNull::new(address.cast::<Bucket>())?;
+        Some(BucketMemory { start, len })
+    }
+
+    /// `len >= 1` zeroed buckets from the global allocator.
+    #[cfg(not(target_os = "linux"))]
+    fn zeroed(len: usize) -> Option<BucketMemory> {
+        let layout = std::alloc::Layout::array::<Bucket>(len).ok()?;
+        if len == 0 {
+            return None;
+        }
+        // SAFETY: the layout has a non-zero size (len >= 1 and a bucket is 64 bytes).
+        let address = unsafe { std::alloc::alloc_zeroed(layout) };
+        let start = core::ptr::NonNull::new(address.cast::<Bucket>())?;
+        Some(BucketMemory { start, len })
+    }
+}
+
+impl core::ops::Deref for BucketMemory {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `start` points to `len` initialised (zeroed) buckets owned by `self`.
+        unsafe { core::slice::from_raw_parts(self.start.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for BucketMemory {
+    fn drop(&mut self) {
+        let bytes = self.len * core::mem::size_of::<Bucket>();
+        // SAFETY: `start` and `bytes` are exactly the mapping `zeroed` made; nothing borrows
+        // the buckets any more (`&mut self`).
+        #[cfg(target_os = "linux")]
         unsafe {
-            libc::madvise(
-                first as *mut libc::c_void,
-                last - first,
-                libc::MADV_HUGEPAGE,
+            libc::munmap(self.start.as_ptr().cast(), bytes)
+        };
+        // SAFETY: allocated by the global allocator with this layout in `zeroed`.
+        #[cfg(not(target_os = "linux"))]
+        unsafe {
+            std::alloc::dealloc(
+                self.start.as_ptr().cast(),
+                std::alloc::Layout::from_size_align_unchecked(
+                    bytes,
+                    core::mem::align_of::<Bucket>(),
+                ),
             )
         };
     }
 }
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &[Bucket]) {}
 
 impl core::fmt::Debug for HashTable {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -510,8 +576,23 @@ unsafe fn hashed_node<S: StatusFlags, B: SliderBackend>(
         context.table.store(key, depth, nodes);
         return nodes;
     }
-    let mut children = HashedChildren::<'_, '_, S, B> {
-        base: key ^ status_key::<S>(ep),
+    let base = key ^ status_key::<S>(ep);
+    if depth == 3 {
+        // The children are depth-2 subtrees, each only a few hundred nanoseconds of counting:
+        // start loading all their buckets first, so the probes wait for memory in parallel
+        // instead of one after another.
+        let mut prefetch = HashedChildren::<'_, '_, S, B, true> {
+            base,
+            child_depth: depth - 1,
+            nodes: 0,
+            context,
+            marker: PhantomData,
+        };
+        // SAFETY: as above.
+        unsafe { B::visit::<S, _>(board, ep, &mut prefetch) };
+    }
+    let mut children = HashedChildren::<'_, '_, S, B, false> {
+        base,
         child_depth: depth - 1,
         nodes: 0,
         context,
@@ -525,8 +606,9 @@ unsafe fn hashed_node<S: StatusFlags, B: SliderBackend>(
 }
 
 /// Makes each child of a status-`S` parent, updates the key by the move, and recurses
-/// through the table.
-struct HashedChildren<'a, 'b, S, B> {
+/// through the table; or, with `PREFETCH`, only computes each child's key and prefetches its
+/// bucket.
+struct HashedChildren<'a, 'b, S, B, const PREFETCH: bool> {
     /// The parent's key without its status part (side, rights, en passant).
     base: u128,
     child_depth: u32,
@@ -535,7 +617,9 @@ struct HashedChildren<'a, 'b, S, B> {
     marker: PhantomData<(S, B)>,
 }
 
-impl<S: StatusFlags, B: SliderBackend> HashedChildren<'_, '_, S, B> {
+impl<S: StatusFlags, B: SliderBackend, const PREFETCH: bool>
+    HashedChildren<'_, '_, S, B, PREFETCH>
+{
     /// Recurses into the child `make` builds from `parent`, whose status is `C`, en-passant
     /// square `ep`, and whose pieces differ from the parent's by the key delta `pieces`.
     #[inline(always)]
@@ -546,9 +630,13 @@ impl<S: StatusFlags, B: SliderBackend> HashedChildren<'_, '_, S, B> {
         ep: u8,
         pieces: u128,
     ) {
+        let key = self.base ^ status_key::<C>(ep) ^ pieces;
+        if PREFETCH {
+            self.context.table.prefetch(key);
+            return;
+        }
         let mut child = *parent;
         make(&mut child);
-        let key = self.base ^ status_key::<C>(ep) ^ pieces;
         #[cfg(test)]
         assert_eq!(key, full_key(&child, C::INDEX, ep), "incremental key");
         // SAFETY: this visitor only runs inside B's entries (`hashed_node`), so the CPU
@@ -606,7 +694,9 @@ fn capture_delta(board: &Board, mover: Color, to: Square) -> u128 {
     piece_key(victim, piece, to)
 }
 
-impl<S: StatusFlags, B: SliderBackend> Visitor for HashedChildren<'_, '_, S, B> {
+impl<S: StatusFlags, B: SliderBackend, const PREFETCH: bool> Visitor
+    for HashedChildren<'_, '_, S, B, PREFETCH>
+{
     #[inline(always)]
     fn king<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         self.piece_move::<C>(board, Piece::King, from, to);
