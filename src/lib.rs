@@ -97,6 +97,7 @@
 mod attacks;
 mod board;
 mod checks_and_pins;
+mod depth2;
 mod dispatch;
 mod fen;
 #[cfg(feature = "std")]
@@ -107,6 +108,7 @@ mod moves;
 mod parallel;
 mod perft;
 mod position;
+mod reply_squares;
 mod slider;
 mod stats;
 mod status;

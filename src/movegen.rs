@@ -71,7 +71,7 @@ impl Sink for Counter {
 }
 
 /// Rank 3 from the mover's side: single pushes landing here may push again.
-const fn double_push_rank(white: bool) -> u64 {
+pub(crate) const fn double_push_rank(white: bool) -> u64 {
     if white { 0xFF << 16 } else { 0xFF << 40 }
 }
 
@@ -85,27 +85,213 @@ const fn back_rank_base(white: bool) -> usize {
     if white { 0 } else { 56 }
 }
 
-/// Push and capture destinations (before emptiness, checkmask and victims are applied) when
-/// some pawn is pinned: one pinned along a file may still push, one pinned on a diagonal may
-/// still capture along it, and neither may leave its line.
+/// The single-push delta of `white`'s pawns.
+const fn pawn_push(white: bool) -> i8 {
+    if white { 8 } else { -8 }
+}
+
+/// The capture deltas of `white`'s pawns: toward the a-file (white +7, black -9) and toward
+/// the h-file (white +9, black -7).
+const fn pawn_captures(white: bool) -> (i8, i8) {
+    if white { (7, 9) } else { (-9, -7) }
+}
+
+/// The side to move's (status `S`) king moves: its steps (the free neighbours of its king
+/// that the opponent does not attack once the king has left `without_king`'s occupancy), and
+/// whether it may castle king side and queen side (the right, not `in_check`, the squares
+/// between king and rook empty, and none the king crosses or lands on attacked).
 #[inline(always)]
-fn pinned_pawn_moves(
-    pawns: u64,
-    push: i8,
-    west: i8,
-    east: i8,
-    pin_hv: u64,
-    pin_diag: u64,
-) -> (u64, u64, u64) {
-    let pushers = pawns & !pin_diag;
-    let pushed = shift(pushers & !pin_hv, push) | (shift(pushers & pin_hv, push) & pin_hv);
-    let capturers = pawns & !pin_hv;
-    let free = capturers & !pin_diag;
-    let pinned = capturers & pin_diag;
-    let capture = |files: u64, delta: i8| {
-        shift(free & files, delta) | (shift(pinned & files, delta) & pin_diag)
+pub(crate) fn king_moves<S: StatusFlags, B: SliderBackend>(
+    board: &Board,
+    in_check: bool,
+    without_king: u64,
+) -> KingMoves {
+    let us = Color::from_white(S::WHITE);
+    let king = board.bits(us, Piece::King).trailing_zeros() as usize;
+    let candidates = attacks::king(king) & !board.color_bits(us);
+    // A boxed-in king (the common case with many pieces) has at most one free square: test
+    // it alone. Otherwise build the king-ban set of all enemy attacks.
+    let steps = if candidates & candidates.wrapping_sub(1) == 0 {
+        let attacked_one = candidates != 0
+            && attacked::<B>(
+                board,
+                !us,
+                candidates.trailing_zeros() as usize,
+                without_king,
+            );
+        if attacked_one { 0 } else { candidates }
+    } else {
+        candidates & !king_ban::<B>(board, !us, without_king)
     };
-    (pushed, capture(NOT_FILE_A, west), capture(NOT_FILE_H, east))
+    // Castling: the squares between king and rook empty, and neither the square the king
+    // crosses nor the one it lands on attacked (b need only be empty).
+    let base = back_rank_base(S::WHITE);
+    let safe = |square: usize| !attacked::<B>(board, !us, base + square, without_king);
+    KingMoves {
+        steps,
+        king_side: S::OUR_K
+            && !in_check
+            && without_king & (0b0110_0000 << base) == 0
+            && safe(5)
+            && safe(6),
+        queen_side: S::OUR_Q
+            && !in_check
+            && without_king & (0b0000_1110 << base) == 0
+            && safe(3)
+            && safe(2),
+    }
+}
+
+/// What [`king_moves`] finds.
+#[derive(Clone, Copy)]
+pub(crate) struct KingMoves {
+    /// The squares the king may step to.
+    pub(crate) steps: u64,
+    /// Castling king side is legal.
+    pub(crate) king_side: bool,
+    /// Castling queen side is legal.
+    pub(crate) queen_side: bool,
+}
+
+impl KingMoves {
+    /// The number of king moves, castling included.
+    #[inline(always)]
+    pub(crate) fn count(&self) -> u64 {
+        u64::from(self.steps.count_ones()) + u64::from(self.king_side) + u64::from(self.queen_side)
+    }
+}
+
+/// Hands each slider of `us` with its legal targets to `visit(piece, from, targets)`:
+/// `movable` (not our own, inside the checkmask) on the piece's rays, and a pinned slider's
+/// only along its pin line (a pinned knight cannot move at all; that is the caller's).
+#[inline(always)]
+pub(crate) fn slider_moves<B: SliderBackend>(
+    board: &Board,
+    us: Color,
+    movable: u64,
+    masks: &LegalMasks,
+    mut visit: impl FnMut(Piece, usize, u64),
+) {
+    let occupied = board.occupied_bits();
+    let LegalMasks {
+        pin_hv, pin_diag, ..
+    } = *masks;
+    let pinned = pin_hv | pin_diag;
+    let bishops = board.bits(us, Piece::Bishop);
+    let rooks = board.bits(us, Piece::Rook);
+    let queens = board.bits(us, Piece::Queen);
+    for from in BitIter(bishops & !pinned) {
+        visit(Piece::Bishop, from, B::bishop(from, occupied) & movable);
+    }
+    for from in BitIter(rooks & !pinned) {
+        visit(Piece::Rook, from, B::rook(from, occupied) & movable);
+    }
+    for from in BitIter(queens & !pinned) {
+        let targets = (B::rook(from, occupied) | B::bishop(from, occupied)) & movable;
+        visit(Piece::Queen, from, targets);
+    }
+    if (bishops | rooks | queens) & pinned != 0 {
+        for from in BitIter((bishops | queens) & pin_diag) {
+            let piece = if queens & 1 << from != 0 {
+                Piece::Queen
+            } else {
+                Piece::Bishop
+            };
+            visit(piece, from, B::bishop(from, occupied) & movable & pin_diag);
+        }
+        for from in BitIter((rooks | queens) & pin_hv) {
+            let piece = if queens & 1 << from != 0 {
+                Piece::Queen
+            } else {
+                Piece::Rook
+            };
+            visit(piece, from, B::rook(from, occupied) & movable & pin_hv);
+        }
+    }
+}
+
+/// The side to move's legal pawn moves as destination sets (en passant aside).
+#[derive(Clone, Copy)]
+pub(crate) struct PawnMoves {
+    /// Single pushes, promotions included.
+    single: u64,
+    /// Double pushes.
+    double: u64,
+    /// Captures toward the a-file, promotions included.
+    west: u64,
+    /// Captures toward the h-file, promotions included.
+    east: u64,
+}
+
+impl PawnMoves {
+    /// The pawn moves of `board`'s side to move (status `S`) under `masks`.
+    #[inline(always)]
+    pub(crate) fn compute<S: StatusFlags>(board: &Board, masks: &LegalMasks) -> PawnMoves {
+        let white = S::WHITE;
+        let us = Color::from_white(white);
+        let pawns = board.bits(us, Piece::Pawn);
+        let occupied = board.occupied_bits();
+        let LegalMasks {
+            checkmask,
+            pin_hv,
+            pin_diag,
+            ..
+        } = *masks;
+        let push = pawn_push(white);
+        let (west, east) = pawn_captures(white);
+        let (pushed, west_hits, east_hits) = if pawns & (pin_hv | pin_diag) == 0 {
+            (
+                shift(pawns, push),
+                shift(pawns & NOT_FILE_A, west),
+                shift(pawns & NOT_FILE_H, east),
+            )
+        } else {
+            // One pinned along a file may still push, one pinned on a diagonal may still
+            // capture along it, and neither may leave its line.
+            let pushers = pawns & !pin_diag;
+            let pushed = shift(pushers & !pin_hv, push) | (shift(pushers & pin_hv, push) & pin_hv);
+            let capturers = pawns & !pin_hv;
+            let free = capturers & !pin_diag;
+            let pinned = capturers & pin_diag;
+            let capture = |files: u64, delta: i8| {
+                shift(free & files, delta) | (shift(pinned & files, delta) & pin_diag)
+            };
+            (pushed, capture(NOT_FILE_A, west), capture(NOT_FILE_H, east))
+        };
+        let single = pushed & !occupied;
+        let victims = board.color_bits(!us) & checkmask;
+        PawnMoves {
+            double: shift(single & double_push_rank(white), push) & !occupied & checkmask,
+            single: single & checkmask,
+            west: west_hits & victims,
+            east: east_hits & victims,
+        }
+    }
+
+    /// Whether some move reaches the last rank (rare: worth a test before masking).
+    #[inline(always)]
+    fn may_promote<S: StatusFlags>(&self) -> bool {
+        (self.single | self.west | self.east) & promotion_rank(S::WHITE) != 0
+    }
+
+    /// The number of moves, four per promotion.
+    #[inline(always)]
+    pub(crate) fn count<S: StatusFlags>(&self) -> u64 {
+        // Pushes land on empty squares and captures on occupied ones, and a square reached by
+        // a double push cannot be reached by a single one (its pawn would block the double).
+        let quiet = u64::from((self.single | self.double).count_ones());
+        let captures = u64::from(self.west.count_ones() + self.east.count_ones());
+        let promotions = (self.single | self.west | self.east) & promotion_rank(S::WHITE);
+        let extra = if promotions != 0 {
+            core::hint::cold_path();
+            let west_east = (self.west & promotion_rank(S::WHITE)).count_ones()
+                + (self.east & promotion_rank(S::WHITE)).count_ones();
+            3 * u64::from((self.single & promotion_rank(S::WHITE)).count_ones() + west_east)
+        } else {
+            0
+        };
+        quiet + captures + extra
+    }
 }
 
 /// Generates every legal move of `board` (status `S`, en-passant target square `ep`, read
@@ -116,151 +302,84 @@ pub(crate) fn generate<S: StatusFlags, B: SliderBackend, K: Sink>(
     ep: u8,
     sink: &mut K,
 ) {
+    let us = Color::from_white(S::WHITE);
+    let king = board.bits(us, Piece::King).trailing_zeros() as usize;
+    let masks = LegalMasks::compute::<B>(board, us, king);
+    generate_with_masks::<S, B, K>(board, ep, &masks, sink);
+}
+
+/// [`generate`] when the side to move's legality masks are known already.
+#[inline(always)]
+pub(crate) fn generate_with_masks<S: StatusFlags, B: SliderBackend, K: Sink>(
+    board: &Board,
+    ep: u8,
+    masks: &LegalMasks,
+    sink: &mut K,
+) {
+    let masks = *masks;
     let white = S::WHITE;
     let us = Color::from_white(white);
     let them = !us;
     let ours = board.color_bits(us);
-    let theirs = board.color_bits(them);
     let occupied = board.occupied_bits();
     let king_bit = board.bits(us, Piece::King);
     let king = king_bit.trailing_zeros() as usize;
-    let masks = LegalMasks::compute::<B>(board, us, king);
 
-    // King steps. A boxed-in king (the common case with many pieces) has at most one free
-    // square: test it alone. Otherwise build the king-ban set of all enemy attacks.
     let without_king = occupied ^ king_bit;
-    let candidates = attacks::king(king) & !ours;
-    let king_targets = if candidates & candidates.wrapping_sub(1) == 0 {
-        let attacked_one = candidates != 0
-            && attacked::<B>(
-                board,
-                them,
-                candidates.trailing_zeros() as usize,
-                without_king,
-            );
-        if attacked_one { 0 } else { candidates }
-    } else {
-        candidates & !king_ban::<B>(board, them, without_king)
-    };
-    sink.king::<S>(board, king, king_targets);
     if masks.double_check() {
+        let steps = king_moves::<S, B>(board, true, without_king).steps;
+        sink.king::<S>(board, king, steps);
         return;
     }
     let in_check = masks.checkers != 0;
-
+    let king_moves = king_moves::<S, B>(board, in_check, without_king);
+    sink.king::<S>(board, king, king_moves.steps);
     let base = back_rank_base(white);
-    if S::OUR_K
-        && !in_check
-        && occupied & (0b0110_0000 << base) == 0
-        && !attacked::<B>(board, them, base + 5, without_king)
-        && !attacked::<B>(board, them, base + 6, without_king)
-    {
+    if king_moves.king_side {
         sink.castle::<S>(board, base + 4, base + 6);
     }
-    if S::OUR_Q
-        && !in_check
-        && occupied & (0b0000_1110 << base) == 0
-        && !attacked::<B>(board, them, base + 3, without_king)
-        && !attacked::<B>(board, them, base + 2, without_king)
-    {
+    if king_moves.queen_side {
         sink.castle::<S>(board, base + 4, base + 2);
     }
 
-    let LegalMasks {
-        checkmask,
-        pin_hv,
-        pin_diag,
-        ..
-    } = masks;
-    let movable = !ours & checkmask;
-    let pinned = pin_hv | pin_diag;
-
+    let movable = !ours & masks.checkmask;
+    let pinned = masks.pin_hv | masks.pin_diag;
     for from in BitIter(board.bits(us, Piece::Knight) & !pinned) {
         sink.piece::<S>(board, Piece::Knight, from, attacks::knight(from) & movable);
     }
+    slider_moves::<B>(board, us, movable, &masks, |piece, from, targets| {
+        sink.piece::<S>(board, piece, from, targets)
+    });
 
-    let bishops = board.bits(us, Piece::Bishop);
-    let rooks = board.bits(us, Piece::Rook);
-    let queens = board.bits(us, Piece::Queen);
-    for from in BitIter(bishops & !pinned) {
-        sink.piece::<S>(
-            board,
-            Piece::Bishop,
-            from,
-            B::bishop(from, occupied) & movable,
-        );
-    }
-    for from in BitIter(rooks & !pinned) {
-        sink.piece::<S>(board, Piece::Rook, from, B::rook(from, occupied) & movable);
-    }
-    for from in BitIter(queens & !pinned) {
-        let targets = (B::rook(from, occupied) | B::bishop(from, occupied)) & movable;
-        sink.piece::<S>(board, Piece::Queen, from, targets);
-    }
-    // Pinned sliders move along their pin line only (a knight pinned cannot move at all).
-    if (bishops | rooks | queens) & pinned != 0 {
-        for from in BitIter((bishops | queens) & pin_diag) {
-            let piece = if queens & 1 << from != 0 {
-                Piece::Queen
-            } else {
-                Piece::Bishop
-            };
-            let targets = B::bishop(from, occupied) & movable & pin_diag;
-            sink.piece::<S>(board, piece, from, targets);
-        }
-        for from in BitIter((rooks | queens) & pin_hv) {
-            let piece = if queens & 1 << from != 0 {
-                Piece::Queen
-            } else {
-                Piece::Rook
-            };
-            let targets = B::rook(from, occupied) & movable & pin_hv;
-            sink.piece::<S>(board, piece, from, targets);
-        }
-    }
-
-    // Pawns, as whole sets.
-    let pawns = board.bits(us, Piece::Pawn);
-    let push: i8 = if white { 8 } else { -8 };
-    let promotion = promotion_rank(white);
-    // One test spares the promotion sets in the many positions with no pawn on the 7th.
-    let may_promote = shift(pawns, push) & promotion != 0;
-
-    // Toward the a-file (white +7, black -9) and toward the h-file (white +9, black -7).
-    let west: i8 = if white { 7 } else { -9 };
-    let east: i8 = if white { 9 } else { -7 };
-    let (pushed, west_hits, east_hits) = if pawns & pinned == 0 {
-        (
-            shift(pawns, push),
-            shift(pawns & NOT_FILE_A, west),
-            shift(pawns & NOT_FILE_H, east),
-        )
-    } else {
-        pinned_pawn_moves(pawns, push, west, east, pin_hv, pin_diag)
-    };
-    let single = pushed & !occupied;
-    let double = shift(single & double_push_rank(white), push) & !occupied & checkmask;
-    let single = single & checkmask;
+    let pawn = PawnMoves::compute::<S>(board, &masks);
+    let PawnMoves {
+        single,
+        double,
+        west,
+        east,
+    } = pawn;
+    let push = pawn_push(white);
+    let (west_delta, east_delta) = pawn_captures(white);
     sink.pawn_double_pushes::<S>(board, double, 2 * push);
-    let victims = theirs & checkmask;
-    let west_hits = west_hits & victims;
-    let east_hits = east_hits & victims;
-    if may_promote {
+    if pawn.may_promote::<S>() {
         core::hint::cold_path();
+        let promotion = promotion_rank(white);
         sink.pawn_pushes::<S>(board, single & !promotion, push);
-        sink.pawn_captures::<S>(board, west_hits & !promotion, west);
-        sink.pawn_captures::<S>(board, east_hits & !promotion, east);
+        sink.pawn_captures::<S>(board, west & !promotion, west_delta);
+        sink.pawn_captures::<S>(board, east & !promotion, east_delta);
         sink.promotions::<S>(board, single & promotion, push);
-        sink.promotions::<S>(board, west_hits & promotion, west);
-        sink.promotions::<S>(board, east_hits & promotion, east);
+        sink.promotions::<S>(board, west & promotion, west_delta);
+        sink.promotions::<S>(board, east & promotion, east_delta);
     } else {
-        // No pawn on the 7th: nothing reaches the last rank, no masking needed.
+        // Nothing reaches the last rank: no masking needed.
         sink.pawn_pushes::<S>(board, single, push);
-        sink.pawn_captures::<S>(board, west_hits, west);
-        sink.pawn_captures::<S>(board, east_hits, east);
+        sink.pawn_captures::<S>(board, west, west_delta);
+        sink.pawn_captures::<S>(board, east, east_delta);
     }
 
     if S::EP {
+        let pawns = board.bits(us, Piece::Pawn);
+        let checkmask = masks.checkmask;
         let to = ep as usize & 63;
         let to_bit = 1u64 << to;
         let victim_bit = en_passant_victim(us, Square::from_index(to as u32)).bit();

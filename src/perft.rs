@@ -7,11 +7,10 @@ use crate::dispatch::{StatusOp, dispatch};
 use crate::movegen::{Counter, generate};
 use crate::position::Position;
 use crate::slider::{Backend, BackendOp, BackendUnavailable, SliderBackend, with_backend};
-use crate::status::{Flip, StatusFlags};
+use crate::status::StatusFlags;
 use crate::types::{Color, Piece, Square};
 use crate::visitor::{Visitor, visit};
 use core::marker::PhantomData;
-use core::mem::MaybeUninit;
 
 /// The number of leaves of the legal move tree `depth` plies deep (`1` at depth 0), on the
 /// fastest backend for this CPU.
@@ -196,7 +195,13 @@ struct Walk<'a, V, B> {
 
 impl<V: Visitor, B: SliderBackend> Descend for Walk<'_, V, B> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
+    fn descend<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        _: Square,
+        ep: u8,
+    ) {
         let mut child = *parent;
         make(&mut child);
         // SAFETY: `walk` runs only where the CPU supports B.
@@ -259,45 +264,23 @@ pub(crate) fn node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8, dept
 
 /// The number of legal moves: the popcounts of the generator's target sets.
 #[inline(always)]
-fn count<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
+pub(crate) fn count<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
     let mut counter = Counter(0);
     generate::<S, B, _>(board, ep, &mut counter);
     counter.0
 }
 
-/// Room for the children of one position; a position with more legal moves (only
-/// constructed ones have) sends the excess through calls.
-const CHILD_BUFFER: usize = 256;
-
-/// The body of the depth-2 entry. Most children have the status `Flip<S>`: they are
-/// collected and then counted in one loop with the counting generator inlined here, which
-/// saves a call per leaf-parent. The others (castling, king and rook moves that change
-/// rights, double pushes that allow en passant) are counted through their own entries.
-#[inline(always)]
-pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
-    let mut collect = MakeChildren(Collect::<S, B> {
-        children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
-        len: 0,
-        nodes: 0,
-        marker: PhantomData,
-    });
-    visit::<S, B, _>(board, ep, &mut collect);
-    // By reference: moving the batch out would copy all of it.
-    let batch = &collect.0;
-    let mut nodes = batch.nodes;
-    for child in &batch.children[..batch.len] {
-        // SAFETY: `Collect::descend` wrote the first `len` slots.
-        let child = unsafe { child.assume_init_ref() };
-        nodes += count::<Flip<S>, B>(child, 0);
-    }
-    nodes
-}
-
 /// What to do with each child: `make` turns a copy of the parent into the child.
 pub(crate) trait Descend {
-    /// Handles the child of `parent` that `make` produces, whose status is `C` and
-    /// en-passant square `ep`.
-    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8);
+    /// Handles the child of `parent` that `make` produces by a move landing on `to` (the
+    /// king's square for castling), whose status is `C` and en-passant square `ep`.
+    fn descend<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        to: Square,
+        ep: u8,
+    );
 }
 
 /// Recurses into each child through its status's entry.
@@ -309,14 +292,20 @@ struct Recurse<B> {
 
 impl<B: SliderBackend> Descend for Recurse<B> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
+    fn descend<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        _: Square,
+        ep: u8,
+    ) {
         self.nodes += perft_child::<C, B>(parent, make, ep, self.child_depth);
     }
 }
 
 /// Makes the child on the stack and counts it through its status's entry.
 #[inline(always)]
-fn perft_child<C: StatusFlags, B: SliderBackend>(
+pub(crate) fn perft_child<C: StatusFlags, B: SliderBackend>(
     parent: &Board,
     make: impl FnOnce(&mut Board),
     ep: u8,
@@ -327,29 +316,6 @@ fn perft_child<C: StatusFlags, B: SliderBackend>(
     // SAFETY: the visitors that call this run inside one of B's entries, so the CPU
     // supports B.
     unsafe { B::perft::<C>(&child, ep, depth) }
-}
-
-/// Keeps children of status `Flip<S>` for a batch count; counts the rest at once.
-struct Collect<S, B> {
-    children: [MaybeUninit<Board>; CHILD_BUFFER],
-    len: usize,
-    nodes: u64,
-    marker: PhantomData<(S, B)>,
-}
-
-impl<S: StatusFlags, B: SliderBackend> Descend for Collect<S, B> {
-    #[inline(always)]
-    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
-        if C::INDEX == <Flip<S> as StatusFlags>::INDEX
-            && let Some(slot) = self.children.get_mut(self.len)
-        {
-            // Made in its slot: one copy of the parent, no second copy of the child.
-            make(slot.write(*parent));
-            self.len += 1;
-        } else {
-            self.nodes += perft_child::<C, B>(parent, make, ep, 1);
-        }
-    }
 }
 
 /// The colour that made the move leading to status `C`.
@@ -371,7 +337,7 @@ impl<D: Descend> MakeChildren<D> {
         to: Square,
     ) {
         let make = |child: &mut Board| child.apply_move(mover::<C>(), piece, from, to);
-        self.0.descend::<C>(board, make, 0);
+        self.0.descend::<C>(board, make, to, 0);
     }
 }
 
@@ -383,7 +349,7 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     #[inline(always)]
     fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let make = |child: &mut Board| child.apply_castle(mover::<C>(), from, to);
-        self.0.descend::<C>(board, make, 0);
+        self.0.descend::<C>(board, make, to, 0);
     }
     #[inline(always)]
     fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
@@ -393,7 +359,7 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let ep = ((from.index() + to.index()) / 2) as u8;
         let make = |child: &mut Board| child.apply_move(mover::<C>(), Piece::Pawn, from, to);
-        self.0.descend::<C>(board, make, ep);
+        self.0.descend::<C>(board, make, to, ep);
     }
     #[inline(always)]
     fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
@@ -402,12 +368,12 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     #[inline(always)]
     fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let make = |child: &mut Board| child.apply_en_passant(mover::<C>(), from, to);
-        self.0.descend::<C>(board, make, 0);
+        self.0.descend::<C>(board, make, to, 0);
     }
     #[inline(always)]
     fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece) {
         let make = |child: &mut Board| child.apply_promotion(mover::<C>(), from, to, piece);
-        self.0.descend::<C>(board, make, 0);
+        self.0.descend::<C>(board, make, to, 0);
     }
     #[inline(always)]
     fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {

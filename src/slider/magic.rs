@@ -35,7 +35,7 @@ impl SliderBackend for Magic {
     }
 
     unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64 {
-        crate::perft::depth2_node::<S, Self>(board, ep)
+        crate::depth2::depth2_node::<S, Self>(board, ep)
     }
 
     unsafe fn perft_stats<S: StatusFlags>(
@@ -76,7 +76,7 @@ impl SliderBackend for MagicPopcnt {
 
     #[target_feature(enable = "popcnt")]
     unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64 {
-        crate::perft::depth2_node::<S, Self>(board, ep)
+        crate::depth2::depth2_node::<S, Self>(board, ep)
     }
 
     #[target_feature(enable = "popcnt")]

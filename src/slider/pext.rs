@@ -42,7 +42,7 @@ impl SliderBackend for Pext {
 
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
     unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64 {
-        crate::perft::depth2_node::<S, Self>(board, ep)
+        crate::depth2::depth2_node::<S, Self>(board, ep)
     }
 
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]

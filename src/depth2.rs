@@ -1,0 +1,289 @@
+//! Perft's depth-2 nodes: the parent of the leaf-parents, where nearly all of a bulk-counting
+//! perft's time goes. The node's moves are sorted by what they touch of the replier's moves
+//! ([`crate::reply_squares`]): untouched ones are only counted, and the children that must be
+//! made are collected in one batch and counted in tight loops with the counting generator
+//! inlined here, which saves a call per leaf-parent.
+
+use crate::attacks;
+use crate::board::Board;
+use crate::checks_and_pins::{BitIter, LegalMasks};
+use crate::movegen::{Counter, PawnMoves, generate, generate_with_masks, king_moves, slider_moves};
+use crate::perft::{Descend, MakeChildren, count, perft_child};
+use crate::reply_squares::{ReplySquares, SkipUntouched};
+use crate::slider::SliderBackend;
+use crate::status::{Flip, StatusFlags};
+use crate::types::{Color, Piece, Square};
+use crate::visitor::VisitSink;
+use core::marker::PhantomData;
+use core::mem::MaybeUninit;
+
+/// Room for the children of one position; a position with more legal moves (only
+/// constructed ones have) sends the excess through calls.
+const CHILD_BUFFER: usize = 256;
+
+/// Below this many pieces on the board a depth-2 node counts all its children in full.
+const SPARSE: u32 = 16;
+
+/// The body of the depth-2 entry: the leaf count below `board` (status `S`, en-passant square
+/// `ep`).
+#[inline(always)]
+pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
+    let mut collect = MakeChildren(Collect::<S, B> {
+        children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
+        len: 0,
+        nodes: 0,
+        marker: PhantomData,
+    });
+    if board.occupied_bits().count_ones() < SPARSE {
+        // Few pieces: most moves touch the replier's moves, and sorting them costs more than
+        // it saves. Count every child.
+        generate::<S, B, _>(board, ep, &mut VisitSink(&mut collect));
+        let batch = &collect.0;
+        return batch.children[..batch.len]
+            .iter()
+            .fold(batch.nodes, |nodes, child| {
+                // SAFETY: `Collect::descend` wrote the first `len` slots.
+                nodes + count::<Flip<S>, B>(unsafe { child.assume_init_ref() }, 0)
+            });
+    }
+    let squares = ReplySquares::compute::<S, B>(board);
+    let mut split = SkipUntouched {
+        inner: VisitSink(&mut collect),
+        squares,
+        empty: !board.occupied_bits(),
+        untouched: 0,
+    };
+    generate::<S, B, _>(board, ep, &mut split);
+    let untouched = split.untouched;
+
+    // By reference: moving the batch out would copy all of it.
+    let batch = &collect.0;
+    batch.nodes + count_batch::<S, B>(board, untouched, batch, &squares)
+}
+
+/// The part lists of [`count_batch`]: which children must have a part counted again.
+const KING: usize = 0;
+const SLIDERS: usize = 1;
+const PAWNS: usize = 2;
+const KNIGHTS: usize = 3;
+/// Children counted in full.
+const FULL: usize = 4;
+
+/// The replier's moves in the `untouched` children and in the batch's, all children of
+/// `board` (status `S`).
+///
+/// A child whose replier is not in check and keeps the parent's pins has the replier's count
+/// on `board` with the turn passed, but for the parts ([`ReplyParts`]) on whose squares a
+/// piece arrived or left: only those are counted again on the child. Quiet moves off the
+/// king's lines are known to be such children; the others' masks are computed to find out,
+/// and the rest are counted in full.
+#[inline(always)]
+fn count_batch<S: StatusFlags, B: SliderBackend>(
+    board: &Board,
+    untouched: u64,
+    batch: &Collect<S, B>,
+    squares: &ReplySquares,
+) -> u64 {
+    if untouched == 0 && batch.len == 0 {
+        return 0;
+    }
+    let replier = Color::from_white(!S::WHITE);
+    let mover = !replier;
+    let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
+    let masks = LegalMasks::compute::<B>(board, replier, king);
+    let passed = ReplyParts::count::<Flip<S>, B>(board, &masks);
+    let passed_total = passed.total();
+    let mut nodes = untouched * passed_total;
+
+    // Lists of slot indices by what must be counted again, filled without branches: it
+    // varies from child to child, and a branch on it would be mispredicted.
+    let zones = [squares.king, squares.sliders, squares.pawns];
+    // Uninitialised: zeroing them would cost more than filling them.
+    let mut lists = [[MaybeUninit::<u8>::uninit(); CHILD_BUFFER + 1]; 5];
+    let mut lens = [0; 5];
+    let mut unknown = [MaybeUninit::<u8>::uninit(); CHILD_BUFFER + 1];
+    let mut unknown_len = 0;
+    // The masks of the children counted in full, kept for their count.
+    let mut full_masks = [const { MaybeUninit::<LegalMasks>::uninit() }; CHILD_BUFFER];
+    let child = |slot: usize| {
+        // SAFETY: `Collect::descend` wrote the first `len` slots, and only those are named.
+        unsafe { batch.children[slot].assume_init_ref() }
+    };
+    let replier_pieces = board.color_bits(replier);
+    let mover_pieces = board.color_bits(mover);
+    // What a child changed: the mover's squares it left and reached, and the replier's piece
+    // it took.
+    let changed = |child: &Board| {
+        (
+            child.color_bits(mover) ^ mover_pieces,
+            child.color_bits(replier) ^ replier_pieces,
+        )
+    };
+    // Files a child with the parent's masks (`same`) under the parts it touches, one
+    // without under the full count.
+    let mut sort = |slot: usize, (moved, captured): (u64, u64), same: bool, full: bool| {
+        // Slots are below CHILD_BUFFER = 256, so one fits a byte and a list holds them all.
+        let mut push = |list: usize, yes: bool| {
+            lists[list][lens[list]].write(slot as u8);
+            lens[list] += usize::from(yes);
+        };
+        for (part, zone) in zones.into_iter().enumerate() {
+            push(part, same && (moved | captured) & zone != 0);
+        }
+        push(KNIGHTS, same && captured != 0);
+        push(FULL, full);
+    };
+
+    // A child that changes no square on the replier's king lines gives no check and keeps
+    // its pins; the others' masks are computed to find out.
+    let mut same = 0;
+    for slot in 0..batch.len {
+        let touched = changed(child(slot));
+        let known = (touched.0 | touched.1) & squares.lines == 0;
+        sort(slot, touched, known, false);
+        unknown[unknown_len].write(slot as u8);
+        unknown_len += usize::from(!known);
+        same += u64::from(known);
+    }
+    for entry in &unknown[..unknown_len] {
+        // SAFETY: the loop above wrote every entry below `unknown_len`.
+        let slot = usize::from(unsafe { entry.assume_init() });
+        let child_masks = LegalMasks::compute::<B>(child(slot), replier, king);
+        full_masks[slot].write(child_masks);
+        let keeps = child_masks.checkers == 0
+            && child_masks.pin_hv == masks.pin_hv
+            && child_masks.pin_diag == masks.pin_diag;
+        sort(slot, changed(child(slot)), keeps, !keeps);
+        same += u64::from(keeps);
+    }
+    nodes += same * passed_total;
+    let list = |list: usize| {
+        lists[list][..lens[list]].iter().map(|slot| {
+            // SAFETY: `push` wrote every entry below the list's length.
+            usize::from(unsafe { slot.assume_init() })
+        })
+    };
+
+    for slot in list(KING) {
+        let king = ReplyParts::king::<Flip<S>, B>(child(slot));
+        nodes = nodes.wrapping_add(king) - passed.king;
+    }
+    for slot in list(SLIDERS) {
+        let sliders = ReplyParts::sliders::<Flip<S>, B>(child(slot), &masks);
+        nodes = nodes.wrapping_add(sliders) - passed.sliders;
+    }
+    for slot in list(PAWNS) {
+        let pawns = ReplyParts::pawns::<Flip<S>>(child(slot), &masks);
+        nodes = nodes.wrapping_add(pawns) - passed.pawns;
+    }
+    for slot in list(KNIGHTS) {
+        let knights = knight_moves(child(slot), replier, &masks);
+        nodes = nodes.wrapping_add(knights) - passed.knights;
+    }
+    for slot in list(FULL) {
+        // SAFETY: only children whose masks were computed are counted in full.
+        let child_masks = unsafe { full_masks[slot].assume_init_ref() };
+        let mut counter = Counter(0);
+        // No en passant: the batch holds only children whose status has none.
+        generate_with_masks::<Flip<S>, B, _>(child(slot), 0, child_masks, &mut counter);
+        nodes += counter.0;
+    }
+    nodes
+}
+
+/// The moves of the side to move that a quiet move of the other side can change, by part:
+/// king steps and castling, sliders, pawns (its knights' moves stay, and with its checks and
+/// pins known there is no en passant to count). Status `S` is the side to move's; it must
+/// not be in check.
+#[derive(Clone, Copy)]
+struct ReplyParts {
+    king: u64,
+    sliders: u64,
+    pawns: u64,
+    knights: u64,
+}
+
+impl ReplyParts {
+    #[inline(always)]
+    fn count<S: StatusFlags, B: SliderBackend>(board: &Board, masks: &LegalMasks) -> ReplyParts {
+        ReplyParts {
+            king: Self::king::<S, B>(board),
+            sliders: Self::sliders::<S, B>(board, masks),
+            pawns: Self::pawns::<S>(board, masks),
+            knights: knight_moves(board, Color::from_white(S::WHITE), masks),
+        }
+    }
+
+    #[inline(always)]
+    fn total(&self) -> u64 {
+        self.king + self.sliders + self.pawns + self.knights
+    }
+
+    #[inline(always)]
+    fn king<S: StatusFlags, B: SliderBackend>(board: &Board) -> u64 {
+        let king_bit = board.bits(Color::from_white(S::WHITE), Piece::King);
+        king_moves::<S, B>(board, false, board.occupied_bits() ^ king_bit).count()
+    }
+
+    #[inline(always)]
+    fn sliders<S: StatusFlags, B: SliderBackend>(board: &Board, masks: &LegalMasks) -> u64 {
+        let us = Color::from_white(S::WHITE);
+        let movable = !board.color_bits(us) & masks.checkmask;
+        let mut moves = 0;
+        slider_moves::<B>(board, us, movable, masks, |_, _, targets| {
+            moves += u64::from(targets.count_ones());
+        });
+        moves
+    }
+
+    #[inline(always)]
+    fn pawns<S: StatusFlags>(board: &Board, masks: &LegalMasks) -> u64 {
+        PawnMoves::compute::<S>(board, masks).count::<S>()
+    }
+}
+
+/// The moves of `color`'s knights when `masks` are its legality masks.
+#[inline(always)]
+fn knight_moves(board: &Board, color: Color, masks: &LegalMasks) -> u64 {
+    let movable = !board.color_bits(color) & masks.checkmask;
+    let free = board.bits(color, Piece::Knight) & !(masks.pin_hv | masks.pin_diag);
+    BitIter(free)
+        .map(|from| u64::from((attacks::knight(from) & movable).count_ones()))
+        .sum()
+}
+
+/// Keeps the children the replier's count can be batched for (those whose status counts like
+/// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged) and counts the
+/// rest at once.
+struct Collect<S, B> {
+    children: [MaybeUninit<Board>; CHILD_BUFFER],
+    /// The children kept are in `children[..len]`.
+    len: usize,
+    nodes: u64,
+    marker: PhantomData<(S, B)>,
+}
+
+impl<S: StatusFlags, B: SliderBackend> Descend for Collect<S, B> {
+    #[inline(always)]
+    fn descend<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        _to: Square,
+        ep: u8,
+    ) {
+        // Counting reads only the side to move, en passant and the mover's own rights: the
+        // mover's lost rights (a king or rook move, castling) do not matter.
+        let counts_like_flip = !C::EP
+            && C::WHITE == <Flip<S> as StatusFlags>::WHITE
+            && C::OUR_K == <Flip<S> as StatusFlags>::OUR_K
+            && C::OUR_Q == <Flip<S> as StatusFlags>::OUR_Q;
+        if counts_like_flip && let Some(slot) = self.children.get_mut(self.len) {
+            // Made in its slot: one copy of the parent, no second copy of the child.
+            make(slot.write(*parent));
+            self.len += 1;
+        } else {
+            self.nodes += perft_child::<C, B>(parent, make, ep, 1);
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! The squares the replier's moves depend on, and the sorting of a depth-2 node's moves by
+//! which of them a move touches.
+//!
+//! At a depth-2 node the side to move (the *mover*) makes each child and the other side (the
+//! *replier*) has its moves counted there. What a quiet move of the mover touches decides how
+//! much of that count must be done again:
+//! - **untouched**: from and to outside [`ReplySquares::all`]. Every legal move of the replier
+//!   is as it was, so the replier has exactly as many moves as on the parent's board with the
+//!   turn passed: one count of that serves all such children, and none is made.
+//! - **pins known**: every square the move changes outside [`ReplySquares::lines`], the
+//!   lines through the replier's king. The child gives no check and the replier's pins are
+//!   those of the parent: only the parts of the count whose squares it touches are redone.
+//! - everything else is made and its own masks decide (see `depth2`).
+//!
+//! What the replier's moves read, and so what [`ReplySquares::all`] covers:
+//! - its sliders' rays (a square on one that empties or fills changes it),
+//! - its pawns' push and capture squares (emptiness and victims),
+//! - the lines through its king up to the second piece (checks, discovered checks, pins),
+//!   and the squares a knight or pawn checks it from,
+//! - the squares its king may step or castle to and castle across, everything that sees them
+//!   (attackers arriving, leaving, or blocked), and the castling paths that must be empty.
+//!
+//! Knights' moves do not depend on a quiet move elsewhere: a target that empties or fills with
+//! an enemy piece is one move either way.
+
+use crate::attacks::{self, shift};
+use crate::board::Board;
+use crate::checks_and_pins::BitIter;
+use crate::movegen::{Sink, double_push_rank};
+use crate::slider::SliderBackend;
+use crate::status::StatusFlags;
+use crate::types::{Color, Piece};
+
+/// The squares a quiet move of the mover must stay off (both its from and its to square) to
+/// leave the replier's moves alone, by what depends on them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ReplySquares {
+    /// The lines through the replier's king: off these, the child gives no check and the
+    /// replier's pins stay.
+    pub(crate) lines: u64,
+    /// The replier's slider rays.
+    pub(crate) sliders: u64,
+    /// The replier's pawn push and capture squares.
+    pub(crate) pawns: u64,
+    /// The squares the replier's king may step or castle to or across, what sees them, and
+    /// the castling paths.
+    pub(crate) king: u64,
+}
+
+impl ReplySquares {
+    /// The reply squares of `board`, whose status `S` names the mover (see the module docs).
+    #[inline(always)]
+    pub(crate) fn compute<S: StatusFlags, B: SliderBackend>(board: &Board) -> ReplySquares {
+        let replier_white = !S::WHITE;
+        let replier = Color::from_white(replier_white);
+        let occupied = board.occupied_bits();
+        let own = board.color_bits(replier);
+
+        // Lines from the king up to the second piece on each: a piece arriving on or leaving
+        // them can check, discover check, pin or unpin. Knights and pawns check from nearby.
+        let king_bit = board.bits(replier, Piece::King);
+        let king = king_bit.trailing_zeros() as usize;
+        let first_rook = B::rook(king, occupied);
+        let first_bishop = B::bishop(king, occupied);
+        let lines = B::rook(king, occupied & !first_rook)
+            | B::bishop(king, occupied & !first_bishop)
+            | attacks::knight(king)
+            | attacks::pawn_attacks_from(king, replier_white);
+
+        // Slider rays: a square on one that empties or fills lengthens or cuts it.
+        let queens = board.bits(replier, Piece::Queen);
+        let bishops = board.bits(replier, Piece::Bishop) | queens;
+        let rooks = board.bits(replier, Piece::Rook) | queens;
+        // The sliders' own squares: a capture there takes a slider's moves away.
+        let mut sliders = bishops | rooks;
+        for from in BitIter(bishops) {
+            sliders |= B::bishop(from, occupied);
+        }
+        for from in BitIter(rooks) {
+            sliders |= B::rook(from, occupied);
+        }
+
+        // Pawns: their squares (captured there), push squares (one and two steps) and
+        // capture squares.
+        let pawns = board.bits(replier, Piece::Pawn);
+        let push: i8 = if replier_white { 8 } else { -8 };
+        let single = shift(pawns, push);
+        let pawn_squares = pawns
+            | single
+            | shift(single & double_push_rank(replier_white), push)
+            | attacks::pawn_attacks(pawns, replier_white);
+
+        // Where the king may go: those squares, castling paths with no piece of the
+        // replier's own on them (a quiet move cannot clear one that has), and all that sees
+        // them.
+        let mut king_squares = attacks::king(king) & !own;
+        let mut king_zone = 0;
+        let base = if replier_white { 0 } else { 56 };
+        let king_path = 0b0110_0000 << base;
+        if S::THEIR_K && own & king_path == 0 {
+            king_zone |= king_path;
+            king_squares |= king_path;
+        }
+        let queen_path = 0b0000_1110 << base;
+        if S::THEIR_Q && own & queen_path == 0 {
+            king_zone |= queen_path;
+            // The king crosses d and lands on c; b must only be empty.
+            king_squares |= 0b0000_1100 << base;
+        }
+        let without_king = occupied ^ king_bit;
+        // All neighbours: a capture beside the king frees a square for it.
+        king_zone |= king_squares | attacks::king(king);
+        for square in BitIter(king_squares) {
+            king_zone |= B::rook(square, without_king)
+                | B::bishop(square, without_king)
+                | attacks::knight(square)
+                | attacks::king(square);
+        }
+        ReplySquares {
+            lines,
+            sliders,
+            pawns: pawn_squares,
+            king: king_zone,
+        }
+    }
+
+    /// Off all of these, the replier's moves are exactly those with the turn passed.
+    #[inline(always)]
+    pub(crate) fn all(&self) -> u64 {
+        self.lines | self.sliders | self.pawns | self.king
+    }
+}
+
+/// Takes the generator's target sets at a depth-2 node: counts the untouched moves and passes
+/// the others on to `inner`.
+pub(crate) struct SkipUntouched<K> {
+    /// Where the moves to make go.
+    pub(crate) inner: K,
+    /// The node's reply squares.
+    pub(crate) squares: ReplySquares,
+    /// The node's empty squares: only quiet moves can be untouched.
+    pub(crate) empty: u64,
+    /// Untouched moves found so far.
+    pub(crate) untouched: u64,
+}
+
+impl<K: Sink> SkipUntouched<K> {
+    /// Counts the untouched targets of a piece on `from` and returns the others.
+    #[inline(always)]
+    fn split_from(&mut self, from: usize, targets: u64) -> u64 {
+        let all = self.squares.all();
+        // All ones when `from` is off the squares, else zero: no branch.
+        let off = ((!all >> from) & 1).wrapping_neg() & !all;
+        self.skip(targets, targets & self.empty & off)
+    }
+
+    /// Counts the untouched pushes `targets` (from squares `to - delta`) and returns the
+    /// others.
+    #[inline(always)]
+    fn split_pushes(&mut self, targets: u64, delta: i8) -> u64 {
+        let all = self.squares.all();
+        self.skip(targets, targets & !(all | shift(all, delta)))
+    }
+
+    #[inline(always)]
+    fn skip(&mut self, targets: u64, untouched: u64) -> u64 {
+        self.untouched += u64::from(untouched.count_ones());
+        targets & !untouched
+    }
+}
+
+impl<K: Sink> Sink for SkipUntouched<K> {
+    #[inline(always)]
+    fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64) {
+        let targets = self.split_from(from, targets);
+        self.inner.king::<S>(board, from, targets);
+    }
+    #[inline(always)]
+    fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, king_to: usize) {
+        self.inner.castle::<S>(board, king_from, king_to);
+    }
+    #[inline(always)]
+    fn piece<S: StatusFlags>(&mut self, board: &Board, piece: Piece, from: usize, targets: u64) {
+        let targets = self.split_from(from, targets);
+        self.inner.piece::<S>(board, piece, from, targets);
+    }
+    #[inline(always)]
+    fn pawn_pushes<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
+        let targets = self.split_pushes(targets, delta);
+        self.inner.pawn_pushes::<S>(board, targets, delta);
+    }
+    #[inline(always)]
+    fn pawn_double_pushes<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
+        // A pawn of the replier beside the arrival square may take en passant: that child's
+        // status differs, so it is never untouched.
+        let their_pawns = board.bits(Color::from_white(!S::WHITE), Piece::Pawn);
+        let en_passant = targets & attacks::beside(their_pawns);
+        let others = self.split_pushes(targets & !en_passant, delta);
+        self.inner
+            .pawn_double_pushes::<S>(board, others | en_passant, delta);
+    }
+    #[inline(always)]
+    fn pawn_captures<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
+        self.inner.pawn_captures::<S>(board, targets, delta);
+    }
+    #[inline(always)]
+    fn promotions<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
+        self.inner.promotions::<S>(board, targets, delta);
+    }
+    #[inline(always)]
+    fn en_passant<S: StatusFlags>(&mut self, board: &Board, from: usize, to: usize) {
+        self.inner.en_passant::<S>(board, from, to);
+    }
+}
