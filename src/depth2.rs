@@ -12,7 +12,7 @@ use crate::perft::{Descend, MakeChildren, count, perft_child};
 use crate::reply_squares::{ReplySquares, SkipUntouched};
 use crate::slider::SliderBackend;
 use crate::status::{Flip, StatusFlags};
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Piece};
 use crate::visitor::VisitSink;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
@@ -265,13 +265,7 @@ struct Collect<S, B> {
 
 impl<S: StatusFlags, B: SliderBackend> Descend for Collect<S, B> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(
-        &mut self,
-        parent: &Board,
-        make: impl FnOnce(&mut Board),
-        _to: Square,
-        ep: u8,
-    ) {
+    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
         // Counting reads only the side to move, en passant and the mover's own rights: the
         // mover's lost rights (a king or rook move, castling) do not matter.
         let counts_like_flip = !C::EP

@@ -195,13 +195,7 @@ struct Walk<'a, V, B> {
 
 impl<V: Visitor, B: SliderBackend> Descend for Walk<'_, V, B> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(
-        &mut self,
-        parent: &Board,
-        make: impl FnOnce(&mut Board),
-        _: Square,
-        ep: u8,
-    ) {
+    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
         let mut child = *parent;
         make(&mut child);
         // SAFETY: `walk` runs only where the CPU supports B.
@@ -272,15 +266,9 @@ pub(crate) fn count<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> 
 
 /// What to do with each child: `make` turns a copy of the parent into the child.
 pub(crate) trait Descend {
-    /// Handles the child of `parent` that `make` produces by a move landing on `to` (the
-    /// king's square for castling), whose status is `C` and en-passant square `ep`.
-    fn descend<C: StatusFlags>(
-        &mut self,
-        parent: &Board,
-        make: impl FnOnce(&mut Board),
-        to: Square,
-        ep: u8,
-    );
+    /// Handles the child of `parent` that `make` produces, whose status is `C` and
+    /// en-passant square `ep`.
+    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8);
 }
 
 /// Recurses into each child through its status's entry.
@@ -292,13 +280,7 @@ struct Recurse<B> {
 
 impl<B: SliderBackend> Descend for Recurse<B> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(
-        &mut self,
-        parent: &Board,
-        make: impl FnOnce(&mut Board),
-        _: Square,
-        ep: u8,
-    ) {
+    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
         self.nodes += perft_child::<C, B>(parent, make, ep, self.child_depth);
     }
 }
@@ -337,7 +319,7 @@ impl<D: Descend> MakeChildren<D> {
         to: Square,
     ) {
         let make = |child: &mut Board| child.apply_move(mover::<C>(), piece, from, to);
-        self.0.descend::<C>(board, make, to, 0);
+        self.0.descend::<C>(board, make, 0);
     }
 }
 
@@ -349,7 +331,7 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     #[inline(always)]
     fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let make = |child: &mut Board| child.apply_castle(mover::<C>(), from, to);
-        self.0.descend::<C>(board, make, to, 0);
+        self.0.descend::<C>(board, make, 0);
     }
     #[inline(always)]
     fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
@@ -359,7 +341,7 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let ep = ((from.index() + to.index()) / 2) as u8;
         let make = |child: &mut Board| child.apply_move(mover::<C>(), Piece::Pawn, from, to);
-        self.0.descend::<C>(board, make, to, ep);
+        self.0.descend::<C>(board, make, ep);
     }
     #[inline(always)]
     fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
@@ -368,12 +350,12 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     #[inline(always)]
     fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let make = |child: &mut Board| child.apply_en_passant(mover::<C>(), from, to);
-        self.0.descend::<C>(board, make, to, 0);
+        self.0.descend::<C>(board, make, 0);
     }
     #[inline(always)]
     fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece) {
         let make = |child: &mut Board| child.apply_promotion(mover::<C>(), from, to, piece);
-        self.0.descend::<C>(board, make, to, 0);
+        self.0.descend::<C>(board, make, 0);
     }
     #[inline(always)]
     fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {

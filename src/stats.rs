@@ -256,13 +256,7 @@ struct Recurse<'a, B> {
 
 impl<B: SliderBackend> Descend for Recurse<'_, B> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(
-        &mut self,
-        parent: &Board,
-        make: impl FnOnce(&mut Board),
-        _: Square,
-        ep: u8,
-    ) {
+    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
         let mut child = *parent;
         make(&mut child);
         // SAFETY: this runs inside one of B's entries, so the CPU supports B.
