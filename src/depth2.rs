@@ -74,9 +74,9 @@ const FULL: usize = 4;
 ///
 /// A child whose replier is not in check and keeps the parent's pins has the replier's count
 /// on `board` with the turn passed, but for the parts ([`ReplyParts`]) on whose squares a
-/// piece arrived or left: only those are counted again on the child. Quiet moves off the
-/// king's lines are known to be such children; the others' masks are computed to find out,
-/// and the rest are counted in full.
+/// piece arrived or left: only those are counted again on the child. Children that change no
+/// square on the replier's king lines are known to be such children; the others' masks are
+/// computed to find out, and the rest are counted in full.
 #[inline(always)]
 fn count_batch<S: StatusFlags, B: SliderBackend>(
     board: &Board,

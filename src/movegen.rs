@@ -81,12 +81,20 @@ const fn promotion_rank(white: bool) -> u64 {
 }
 
 /// The mover's back rank, where its king and rooks start (square index of a1 or a8).
-const fn back_rank_base(white: bool) -> usize {
+pub(crate) const fn back_rank_base(white: bool) -> usize {
     if white { 0 } else { 56 }
 }
 
+/// The squares between king and rook that must be empty to castle king side (f, g) and queen
+/// side (b, c, d), on the first rank; shifted by [`back_rank_base`] for either side.
+pub(crate) const KING_SIDE_PATH: u64 = 0b0110_0000;
+/// See [`KING_SIDE_PATH`].
+pub(crate) const QUEEN_SIDE_PATH: u64 = 0b0000_1110;
+/// The queen-side squares the king crosses or lands on (c, d): b need only be empty.
+pub(crate) const QUEEN_SIDE_KING_SQUARES: u64 = 0b0000_1100;
+
 /// The single-push delta of `white`'s pawns.
-const fn pawn_push(white: bool) -> i8 {
+pub(crate) const fn pawn_push(white: bool) -> i8 {
     if white { 8 } else { -8 }
 }
 
@@ -131,12 +139,12 @@ pub(crate) fn king_moves<S: StatusFlags, B: SliderBackend>(
         steps,
         king_side: S::OUR_K
             && !in_check
-            && without_king & (0b0110_0000 << base) == 0
+            && without_king & (KING_SIDE_PATH << base) == 0
             && safe(5)
             && safe(6),
         queen_side: S::OUR_Q
             && !in_check
-            && without_king & (0b0000_1110 << base) == 0
+            && without_king & (QUEEN_SIDE_PATH << base) == 0
             && safe(3)
             && safe(2),
     }

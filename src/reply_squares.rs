@@ -26,7 +26,10 @@
 use crate::attacks::{self, shift};
 use crate::board::Board;
 use crate::checks_and_pins::BitIter;
-use crate::movegen::{Sink, double_push_rank};
+use crate::movegen::{
+    KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, Sink, back_rank_base,
+    double_push_rank, pawn_push,
+};
 use crate::slider::SliderBackend;
 use crate::status::StatusFlags;
 use crate::types::{Color, Piece};
@@ -83,7 +86,7 @@ impl ReplySquares {
         // Pawns: their squares (captured there), push squares (one and two steps) and
         // capture squares.
         let pawns = board.bits(replier, Piece::Pawn);
-        let push: i8 = if replier_white { 8 } else { -8 };
+        let push = pawn_push(replier_white);
         let single = shift(pawns, push);
         let pawn_squares = pawns
             | single
@@ -95,17 +98,16 @@ impl ReplySquares {
         // them.
         let mut king_squares = attacks::king(king) & !own;
         let mut king_zone = 0;
-        let base = if replier_white { 0 } else { 56 };
-        let king_path = 0b0110_0000 << base;
+        let base = back_rank_base(replier_white);
+        let king_path = KING_SIDE_PATH << base;
         if S::THEIR_K && own & king_path == 0 {
             king_zone |= king_path;
             king_squares |= king_path;
         }
-        let queen_path = 0b0000_1110 << base;
+        let queen_path = QUEEN_SIDE_PATH << base;
         if S::THEIR_Q && own & queen_path == 0 {
             king_zone |= queen_path;
-            // The king crosses d and lands on c; b must only be empty.
-            king_squares |= 0b0000_1100 << base;
+            king_squares |= QUEEN_SIDE_KING_SQUARES << base;
         }
         let without_king = occupied ^ king_bit;
         // All neighbours: a capture beside the king frees a square for it.
