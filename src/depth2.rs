@@ -8,7 +8,7 @@ use crate::attacks;
 use crate::board::Board;
 use crate::checks_and_pins::{BitIter, LegalMasks};
 use crate::movegen::{Counter, PawnMoves, generate, generate_with_masks, king_moves, slider_moves};
-use crate::perft::{Descend, MakeChildren, count, perft_child};
+use crate::perft::{Descend, MakeChildren, perft_child};
 use crate::reply_squares::{ReplySquares, SkipUntouched};
 use crate::slider::SliderBackend;
 use crate::status::{Flip, StatusFlags};
@@ -16,6 +16,7 @@ use crate::types::{Color, Piece};
 use crate::visitor::VisitSink;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
+use static_assertions::const_assert;
 
 /// Room for the children of one position; a position with more legal moves (only
 /// constructed ones have) sends the excess through calls.
@@ -28,24 +29,17 @@ const SPARSE: u32 = 16;
 /// `ep`).
 #[inline(always)]
 pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
+    if board.occupied_bits().count_ones() < SPARSE {
+        // Few pieces: most moves touch the replier's moves, and sorting them costs more than
+        // it saves. Count every child through its own entry.
+        return crate::perft::children::<S, B>(board, ep, 1);
+    }
     let mut collect = MakeChildren(Collect::<S, B> {
         children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
         len: 0,
         nodes: 0,
         marker: PhantomData,
     });
-    if board.occupied_bits().count_ones() < SPARSE {
-        // Few pieces: most moves touch the replier's moves, and sorting them costs more than
-        // it saves. Count every child.
-        generate::<S, B, _>(board, ep, &mut VisitSink(&mut collect));
-        let batch = &collect.0;
-        return batch.children[..batch.len]
-            .iter()
-            .fold(batch.nodes, |nodes, child| {
-                // SAFETY: `Collect::descend` wrote the first `len` slots.
-                nodes + count::<Flip<S>, B>(unsafe { child.assume_init_ref() }, 0)
-            });
-    }
     let squares = ReplySquares::compute::<S, B>(board);
     let mut split = SkipUntouched {
         inner: VisitSink(&mut collect),
@@ -68,6 +62,73 @@ const PAWNS: usize = 2;
 const KNIGHTS: usize = 3;
 /// Children counted in full.
 const FULL: usize = 4;
+/// Children known to keep the parent's masks, and those whose masks must be computed to
+/// find out.
+const KNOWN: usize = 5;
+const UNKNOWN: usize = 6;
+
+/// Room per list: a power of two above [`CHILD_BUFFER`], so a masked index is always in
+/// bounds and the pushes need no bounds check.
+const LIST_ROOM: usize = 2 * CHILD_BUFFER;
+const_assert!(LIST_ROOM.is_power_of_two() && LIST_ROOM > CHILD_BUFFER);
+
+/// The slot lists ([`KING`] .. [`UNKNOWN`]), filled without branches: every push writes,
+/// and only the ones that belong advance their list.
+struct PartLists {
+    slots: [[MaybeUninit<u8>; LIST_ROOM]; 7],
+    lens: [usize; 7],
+}
+
+impl PartLists {
+    #[inline(always)]
+    fn new() -> PartLists {
+        PartLists {
+            // Uninitialised: zeroing them would cost more than filling them.
+            slots: [[MaybeUninit::uninit(); LIST_ROOM]; 7],
+            lens: [0; 7],
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, list: usize, slot: usize, yes: bool) {
+        let len = self.lens[list];
+        // Slots are below CHILD_BUFFER = 256, so one fits a byte.
+        self.slots[list][len & (LIST_ROOM - 1)].write(slot as u8);
+        self.lens[list] = len + usize::from(yes);
+    }
+
+    #[inline(always)]
+    fn len(&self, list: usize) -> usize {
+        self.lens[list]
+    }
+
+    /// The slot at `index` of list `list`.
+    ///
+    /// # Safety
+    /// `index` must be below the list's length.
+    #[inline(always)]
+    unsafe fn get(&self, list: usize, index: usize) -> usize {
+        // SAFETY: `push` wrote every entry below the list's length (the caller's bound),
+        // and a list is pushed at most once per slot, so the length stays below LIST_ROOM.
+        usize::from(unsafe { self.slots[list][index & (LIST_ROOM - 1)].assume_init() })
+    }
+
+    /// Files a child with the parent's masks (`same`) under the parts whose zones
+    /// (`zones`: king, sliders, pawns) its changed squares touch, and under the knights
+    /// when it captured; one without under the full count.
+    #[inline(always)]
+    fn sort(&mut self, slot: usize, moved: u64, captured: u64, zones: &[u64; 3], same: bool) {
+        // Masks, not `&&`: a short circuit here becomes a branch on `same`, which varies
+        // from child to child.
+        let gate = u64::from(same).wrapping_neg();
+        let (changed, captured) = ((moved | captured) & gate, captured & gate);
+        for (part, zone) in zones.iter().enumerate() {
+            self.push(part, slot, changed & zone != 0);
+        }
+        self.push(KNIGHTS, slot, captured != 0);
+        self.push(FULL, slot, !same);
+    }
+}
 
 /// The replier's moves in the `untouched` children and in the batch's, all children of
 /// `board` (status `S`).
@@ -98,11 +159,7 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     // Lists of slot indices by what must be counted again, filled without branches: it
     // varies from child to child, and a branch on it would be mispredicted.
     let zones = [squares.king, squares.sliders, squares.pawns];
-    // Uninitialised: zeroing them would cost more than filling them.
-    let mut lists = [[MaybeUninit::<u8>::uninit(); CHILD_BUFFER + 1]; 5];
-    let mut lens = [0; 5];
-    let mut unknown = [MaybeUninit::<u8>::uninit(); CHILD_BUFFER + 1];
-    let mut unknown_len = 0;
+    let mut lists = PartLists::new();
     // The masks of the children counted in full, kept for their count.
     let mut full_masks = [const { MaybeUninit::<LegalMasks>::uninit() }; CHILD_BUFFER];
     let child = |slot: usize| {
@@ -119,48 +176,40 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
             child.color_bits(replier) ^ replier_pieces,
         )
     };
-    // Files a child with the parent's masks (`same`) under the parts it touches, one
-    // without under the full count.
-    let mut sort = |slot: usize, (moved, captured): (u64, u64), same: bool, full: bool| {
-        // Slots are below CHILD_BUFFER = 256, so one fits a byte and a list holds them all.
-        let mut push = |list: usize, yes: bool| {
-            lists[list][lens[list]].write(slot as u8);
-            lens[list] += usize::from(yes);
-        };
-        for (part, zone) in zones.into_iter().enumerate() {
-            push(part, same && (moved | captured) & zone != 0);
-        }
-        push(KNIGHTS, same && captured != 0);
-        push(FULL, full);
-    };
 
     // A child that changes no square on the replier's king lines gives no check and keeps
     // its pins; the others' masks are computed to find out.
-    let mut same = 0;
     for slot in 0..batch.len {
-        let touched = changed(child(slot));
-        let known = (touched.0 | touched.1) & squares.lines == 0;
-        sort(slot, touched, known, false);
-        unknown[unknown_len].write(slot as u8);
-        unknown_len += usize::from(!known);
-        same += u64::from(known);
+        let (moved, captured) = changed(child(slot));
+        let known = (moved | captured) & squares.lines == 0;
+        lists.push(KNOWN, slot, known);
+        lists.push(UNKNOWN, slot, !known);
     }
-    for entry in &unknown[..unknown_len] {
-        // SAFETY: the loop above wrote every entry below `unknown_len`.
-        let slot = usize::from(unsafe { entry.assume_init() });
+    for index in 0..lists.len(KNOWN) {
+        // SAFETY: `index` is below the list's length.
+        let slot = unsafe { lists.get(KNOWN, index) };
+        let (moved, captured) = changed(child(slot));
+        lists.sort(slot, moved, captured, &zones, true);
+    }
+    let mut same = lists.len(KNOWN) as u64;
+    for index in 0..lists.len(UNKNOWN) {
+        // SAFETY: `index` is below the list's length.
+        let slot = unsafe { lists.get(UNKNOWN, index) };
         let child_masks = LegalMasks::compute::<B>(child(slot), replier, king);
         full_masks[slot].write(child_masks);
-        let keeps = child_masks.checkers == 0
-            && child_masks.pin_hv == masks.pin_hv
-            && child_masks.pin_diag == masks.pin_diag;
-        sort(slot, changed(child(slot)), keeps, !keeps);
+        let keeps = (child_masks.checkers == 0)
+            & (child_masks.pin_hv == masks.pin_hv)
+            & (child_masks.pin_diag == masks.pin_diag);
+        let (moved, captured) = changed(child(slot));
+        lists.sort(slot, moved, captured, &zones, keeps);
         same += u64::from(keeps);
     }
     nodes += same * passed_total;
+    let lists = &lists;
     let list = |list: usize| {
-        lists[list][..lens[list]].iter().map(|slot| {
-            // SAFETY: `push` wrote every entry below the list's length.
-            usize::from(unsafe { slot.assume_init() })
+        (0..lists.len(list)).map(move |index| {
+            // SAFETY: `index` is below the list's length.
+            unsafe { lists.get(list, index) }
         })
     };
 

@@ -247,8 +247,19 @@ pub(crate) fn node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8, dept
         // SAFETY: we run inside one of B's entries, so the CPU supports B.
         return unsafe { B::perft_depth2::<S>(board, ep) };
     }
+    children::<S, B>(board, ep, depth - 1)
+}
+
+/// The leaves `child_depth` plies below each child of `board`, summed; each child is
+/// counted through its status's entry.
+#[inline(always)]
+pub(crate) fn children<S: StatusFlags, B: SliderBackend>(
+    board: &Board,
+    ep: u8,
+    child_depth: u32,
+) -> u64 {
     let mut visitor = MakeChildren(Recurse::<B> {
-        child_depth: depth - 1,
+        child_depth,
         nodes: 0,
         backend: PhantomData,
     });
