@@ -169,6 +169,21 @@ impl KingMoves {
     }
 }
 
+/// Hands each knight of `us` that may move with its targets in `movable` (not our own,
+/// inside the checkmask) to `visit(from, targets)`; a pinned knight cannot move at all.
+#[inline(always)]
+pub(crate) fn knight_moves(
+    board: &Board,
+    us: Color,
+    movable: u64,
+    masks: &LegalMasks,
+    mut visit: impl FnMut(usize, u64),
+) {
+    for from in BitIter(board.bits(us, Piece::Knight) & !(masks.pin_hv | masks.pin_diag)) {
+        visit(from, attacks::knight(from) & movable);
+    }
+}
+
 /// Hands each slider of `us` with its legal targets to `visit(piece, from, targets)`:
 /// `movable` (not our own, inside the checkmask) on the piece's rays, and a pinned slider's
 /// only along its pin line (a pinned knight cannot move at all; that is the caller's).
@@ -351,10 +366,9 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: SliderBackend, K: Sink>(
     }
 
     let movable = !ours & masks.checkmask;
-    let pinned = masks.pin_hv | masks.pin_diag;
-    for from in BitIter(board.bits(us, Piece::Knight) & !pinned) {
-        sink.piece::<S>(board, Piece::Knight, from, attacks::knight(from) & movable);
-    }
+    knight_moves(board, us, movable, &masks, |from, targets| {
+        sink.piece::<S>(board, Piece::Knight, from, targets)
+    });
     slider_moves::<B>(board, us, movable, &masks, |piece, from, targets| {
         sink.piece::<S>(board, piece, from, targets)
     });

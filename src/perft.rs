@@ -269,7 +269,7 @@ pub(crate) fn children<S: StatusFlags, B: SliderBackend>(
 
 /// The number of legal moves: the popcounts of the generator's target sets.
 #[inline(always)]
-pub(crate) fn count<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
+fn count<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
     let mut counter = Counter(0);
     generate::<S, B, _>(board, ep, &mut counter);
     counter.0
