@@ -581,28 +581,39 @@ unsafe fn hashed_node<S: StatusFlags, B: SliderBackend>(
         // The children are depth-2 subtrees, each only a few hundred nanoseconds of counting:
         // start loading all their buckets first, so the probes wait for memory in parallel
         // instead of one after another.
-        let mut prefetch = HashedChildren::<'_, '_, S, B, true> {
-            base,
-            child_depth: depth - 1,
-            nodes: 0,
-            context,
-            marker: PhantomData,
-        };
         // SAFETY: as above.
-        unsafe { B::visit::<S, _>(board, ep, &mut prefetch) };
+        unsafe { hashed_children::<S, B, true>(board, ep, base, depth - 1, context) };
     }
-    let mut children = HashedChildren::<'_, '_, S, B, false> {
+    // SAFETY: as above.
+    let nodes = unsafe { hashed_children::<S, B, false>(board, ep, base, depth - 1, context) };
+    context.table.store(key, depth, nodes);
+    nodes
+}
+
+/// Visits the children of `board` (status `S`, key without its status part `base`) with
+/// [`HashedChildren`]: their count at `child_depth`, or with `PREFETCH` only their buckets
+/// prefetched (and 0).
+///
+/// # Safety
+/// The CPU supports B.
+#[inline(always)]
+unsafe fn hashed_children<S: StatusFlags, B: SliderBackend, const PREFETCH: bool>(
+    board: &Board,
+    ep: u8,
+    base: u128,
+    child_depth: u32,
+    context: &mut Context,
+) -> u64 {
+    let mut children = HashedChildren::<'_, '_, S, B, PREFETCH> {
         base,
-        child_depth: depth - 1,
+        child_depth,
         nodes: 0,
         context,
         marker: PhantomData,
     };
-    // SAFETY: as above.
+    // SAFETY: the caller guarantees the CPU supports B.
     unsafe { B::visit::<S, _>(board, ep, &mut children) };
-    let nodes = children.nodes;
-    context.table.store(key, depth, nodes);
-    nodes
+    children.nodes
 }
 
 /// Makes each child of a status-`S` parent, updates the key by the move, and recurses
