@@ -6,7 +6,7 @@
 //! and count each child through its own entry.
 
 use crate::board::Board;
-use crate::checks_and_pins::LegalMasks;
+use crate::checks_and_pins::{BitIter, LegalMasks};
 use crate::movegen::{
     Counter, PawnMoves, generate, generate_with_masks, king_moves, knight_moves, slider_moves,
 };
@@ -20,9 +20,11 @@ use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use static_assertions::const_assert;
 
-/// Room for the children of one position; a position with more legal moves (only
-/// constructed ones have) sends the excess through calls.
-const CHILD_BUFFER: usize = 256;
+/// Room for the children of one node that are made: one bit each in a `u64`. Untouched moves
+/// are never made, and the rare node with more children to make sends the excess through
+/// calls.
+const CHILD_BUFFER: usize = 64;
+const_assert!(CHILD_BUFFER == u64::BITS as usize);
 
 /// Below this many pieces on the board a depth-2 node counts all its children in full.
 const SPARSE: u32 = 16;
@@ -31,17 +33,28 @@ const SPARSE: u32 = 16;
 /// `ep`).
 #[inline(always)]
 pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
-    if board.occupied_bits().count_ones() < SPARSE {
-        // Few pieces: most moves touch the replier's moves, and sorting them costs more than
-        // it saves. Count every child through its own entry.
-        return crate::perft::children::<S, B>(board, ep, 1);
-    }
     let mut collect = MakeChildren(Collect::<S, B> {
         children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
         len: 0,
         nodes: 0,
         marker: PhantomData,
     });
+    if board.occupied_bits().count_ones() < SPARSE {
+        // Few pieces: most moves touch the replier's moves, and sorting them costs more than
+        // it saves. Make every child, then count them in one loop with the counter inlined.
+        generate::<S, B, _>(board, ep, &mut VisitSink(&mut collect));
+        let batch = &collect.0;
+        return batch.children[..batch.len]
+            .iter()
+            .fold(batch.nodes, |nodes, child| {
+                // SAFETY: `Collect::descend` wrote the first `len` slots.
+                let child = unsafe { child.assume_init_ref() };
+                let mut counter = Counter(0);
+                // No en passant: the batch holds only children whose status has none.
+                generate::<Flip<S>, B, _>(child, 0, &mut counter);
+                nodes + counter.0
+            });
+    }
     let squares = ReplySquares::compute::<S, B>(board);
     let mut split = SkipUntouched {
         inner: VisitSink(&mut collect),
@@ -57,78 +70,31 @@ pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u
     batch.nodes + count_batch::<S, B>(board, untouched, batch, &squares)
 }
 
-/// The part lists of [`count_batch`]: which children must have a part counted again.
-const KING: usize = 0;
-const SLIDERS: usize = 1;
-const PAWNS: usize = 2;
-const KNIGHTS: usize = 3;
-/// Children counted in full.
-const FULL: usize = 4;
-/// Children known to keep the parent's masks, and those whose masks must be computed to
-/// find out.
-const KNOWN: usize = 5;
-const UNKNOWN: usize = 6;
-
-/// Room per list: a power of two above [`CHILD_BUFFER`], so a masked index is always in
-/// bounds and the pushes need no bounds check.
-const LIST_ROOM: usize = 2 * CHILD_BUFFER;
-const_assert!(LIST_ROOM.is_power_of_two() && LIST_ROOM > CHILD_BUFFER);
-
-/// The slot lists ([`KING`] .. [`UNKNOWN`]), filled without branches: every push writes,
-/// and only the ones that belong advance their list.
-struct PartLists {
-    slots: [[MaybeUninit<u8>; LIST_ROOM]; 7],
-    lens: [usize; 7],
+/// The parts of the replier's count a child may need again, as sets of slots (bit `i` is
+/// the child in slot `i`), and the children counted in full.
+#[derive(Default)]
+struct PartSets {
+    king: u64,
+    sliders: u64,
+    pawns: u64,
+    knights: u64,
+    full: u64,
 }
 
-impl PartLists {
+impl PartSets {
+    /// Files the child in `slot`: with the parent's masks (`same`), under the parts whose
+    /// squares (`squares`) its changed squares touch, and under the knights when it
+    /// captured; without them, under the full count. Bits, not branches: which parts a child
+    /// touches varies from child to child.
     #[inline(always)]
-    fn new() -> PartLists {
-        PartLists {
-            // Uninitialised: zeroing them would cost more than filling them.
-            slots: [[MaybeUninit::uninit(); LIST_ROOM]; 7],
-            lens: [0; 7],
-        }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, list: usize, slot: usize, yes: bool) {
-        let len = self.lens[list];
-        // Slots are below CHILD_BUFFER = 256, so one fits a byte.
-        self.slots[list][len & (LIST_ROOM - 1)].write(slot as u8);
-        self.lens[list] = len + usize::from(yes);
-    }
-
-    #[inline(always)]
-    fn len(&self, list: usize) -> usize {
-        self.lens[list]
-    }
-
-    /// The slot at `index` of list `list`.
-    ///
-    /// # Safety
-    /// `index` must be below the list's length.
-    #[inline(always)]
-    unsafe fn get(&self, list: usize, index: usize) -> usize {
-        // SAFETY: `push` wrote every entry below the list's length (the caller's bound),
-        // and a list is pushed at most once per slot, so the length stays below LIST_ROOM.
-        usize::from(unsafe { self.slots[list][index & (LIST_ROOM - 1)].assume_init() })
-    }
-
-    /// Files a child with the parent's masks (`same`) under the parts whose zones
-    /// (`zones`: king, sliders, pawns) its changed squares touch, and under the knights
-    /// when it captured; one without under the full count.
-    #[inline(always)]
-    fn sort(&mut self, slot: usize, moved: u64, captured: u64, zones: &[u64; 3], same: bool) {
-        // Masks, not `&&`: a short circuit here becomes a branch on `same`, which varies
-        // from child to child.
-        let gate = u64::from(same).wrapping_neg();
-        let (changed, captured) = ((moved | captured) & gate, captured & gate);
-        for (part, zone) in zones.iter().enumerate() {
-            self.push(part, slot, changed & zone != 0);
-        }
-        self.push(KNIGHTS, slot, captured != 0);
-        self.push(FULL, slot, !same);
+    fn file(&mut self, slot: usize, moved: u64, captured: u64, squares: &ReplySquares, same: bool) {
+        let changed = moved | captured;
+        let bit = |yes: bool| u64::from(yes) << slot;
+        self.king |= bit(same & (changed & squares.king != 0));
+        self.sliders |= bit(same & (changed & squares.sliders != 0));
+        self.pawns |= bit(same & (changed & squares.pawns != 0));
+        self.knights |= bit(same & (captured != 0));
+        self.full |= bit(!same);
     }
 }
 
@@ -158,16 +124,9 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     let passed_total = passed.total();
     let mut nodes = untouched * passed_total;
 
-    // Lists of slot indices by what must be counted again, filled without branches: it
-    // varies from child to child, and a branch on it would be mispredicted.
-    let zones = [squares.king, squares.sliders, squares.pawns];
-    let mut lists = PartLists::new();
     // The masks of the children counted in full, kept for their count.
     let mut full_masks = [const { MaybeUninit::<LegalMasks>::uninit() }; CHILD_BUFFER];
-    let child = |slot: usize| {
-        // SAFETY: `Collect::descend` wrote the first `len` slots, and only those are named.
-        unsafe { batch.children[slot].assume_init_ref() }
-    };
+    let child = |slot: usize| batch.child(slot);
     let replier_pieces = board.color_bits(replier);
     let mover_pieces = board.color_bits(mover);
     // What a child changed: the mover's squares it left and reached, and the replier's piece
@@ -181,59 +140,48 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
 
     // A child that changes no square on the replier's king lines gives no check and keeps
     // its pins; the others' masks are computed to find out.
+    let mut known = 0;
     for slot in 0..batch.len {
         let (moved, captured) = changed(child(slot));
-        let known = (moved | captured) & squares.lines == 0;
-        lists.push(KNOWN, slot, known);
-        lists.push(UNKNOWN, slot, !known);
+        known |= u64::from((moved | captured) & squares.lines == 0) << slot;
     }
-    for index in 0..lists.len(KNOWN) {
-        // SAFETY: `index` is below the list's length.
-        let slot = unsafe { lists.get(KNOWN, index) };
+    let mut parts = PartSets::default();
+    for slot in BitIter(known) {
         let (moved, captured) = changed(child(slot));
-        lists.sort(slot, moved, captured, &zones, true);
+        parts.file(slot, moved, captured, squares, true);
     }
-    let mut same = lists.len(KNOWN) as u64;
-    for index in 0..lists.len(UNKNOWN) {
-        // SAFETY: `index` is below the list's length.
-        let slot = unsafe { lists.get(UNKNOWN, index) };
+    let mut same = u64::from(known.count_ones());
+    for slot in BitIter(batch.slots() & !known) {
         let child_masks = LegalMasks::compute::<B>(child(slot), replier, king);
         full_masks[slot].write(child_masks);
         let keeps = (child_masks.checkers == 0)
             & (child_masks.pin_hv == masks.pin_hv)
             & (child_masks.pin_diag == masks.pin_diag);
         let (moved, captured) = changed(child(slot));
-        lists.sort(slot, moved, captured, &zones, keeps);
+        parts.file(slot, moved, captured, squares, keeps);
         same += u64::from(keeps);
     }
     nodes += same * passed_total;
-    let lists = &lists;
-    let list = |list: usize| {
-        (0..lists.len(list)).map(move |index| {
-            // SAFETY: `index` is below the list's length.
-            unsafe { lists.get(list, index) }
-        })
-    };
 
-    for slot in list(KING) {
+    for slot in BitIter(parts.king) {
         let king = ReplyParts::king::<Flip<S>, B>(child(slot));
         nodes = nodes.wrapping_add(king) - passed.king;
     }
-    for slot in list(SLIDERS) {
+    for slot in BitIter(parts.sliders) {
         let sliders = ReplyParts::sliders::<Flip<S>, B>(child(slot), &masks);
         nodes = nodes.wrapping_add(sliders) - passed.sliders;
     }
-    for slot in list(PAWNS) {
+    for slot in BitIter(parts.pawns) {
         let pawns = ReplyParts::pawns::<Flip<S>>(child(slot), &masks);
         nodes = nodes.wrapping_add(pawns) - passed.pawns;
     }
-    for slot in list(KNIGHTS) {
+    for slot in BitIter(parts.knights) {
         let knights = knight_count(child(slot), replier, &masks);
         nodes = nodes.wrapping_add(knights) - passed.knights;
     }
-    for slot in list(FULL) {
-        // SAFETY: only children whose masks were computed are counted in full.
-        let child_masks = unsafe { full_masks[slot].assume_init_ref() };
+    for slot in BitIter(parts.full) {
+        // SAFETY: the full set holds only children whose masks were computed above.
+        let child_masks = unsafe { full_masks[slot & (CHILD_BUFFER - 1)].assume_init_ref() };
         let mut counter = Counter(0);
         // No en passant: the batch holds only children whose status has none.
         generate_with_masks::<Flip<S>, B, _>(child(slot), 0, child_masks, &mut counter);
@@ -313,6 +261,26 @@ struct Collect<S, B> {
     len: usize,
     nodes: u64,
     marker: PhantomData<(S, B)>,
+}
+
+impl<S, B> Collect<S, B> {
+    /// The child in `slot`, one of the first `len`.
+    #[inline(always)]
+    fn child(&self, slot: usize) -> &Board {
+        debug_assert!(slot < self.len);
+        // SAFETY: `descend` wrote the first `len` slots, and callers name only those (slots
+        // come from `0..len` or from `slots()`); the mask keeps the index in bounds.
+        unsafe { self.children[slot & (CHILD_BUFFER - 1)].assume_init_ref() }
+    }
+
+    /// The filled slots as a set of bits.
+    #[inline(always)]
+    fn slots(&self) -> u64 {
+        // `len` may be 0: shifting by 64 would overflow.
+        u64::MAX
+            .checked_shr((CHILD_BUFFER - self.len) as u32)
+            .unwrap_or(0)
+    }
 }
 
 impl<S: StatusFlags, B: SliderBackend> Descend for Collect<S, B> {
