@@ -3,7 +3,7 @@
 //! ([`crate::reply_squares`]): untouched ones are only counted, and the children that must be
 //! made are collected in one batch and counted in tight loops with the counting generator
 //! inlined here, which saves a call per leaf-parent. Nodes with few pieces skip the sorting
-//! and count each child through its own entry.
+//! and count every child of the batch in full.
 
 use crate::board::Board;
 use crate::checks_and_pins::{BitIter, LegalMasks};
