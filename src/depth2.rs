@@ -10,7 +10,7 @@ use crate::checks_and_pins::{BitIter, LegalMasks};
 use crate::movegen::{
     Counter, PawnMoves, generate, generate_with_masks, king_moves, knight_moves, slider_moves,
 };
-use crate::perft::{Descend, MakeChildren, perft_child};
+use crate::perft::{Descend, MakeChildren, count, perft_child};
 use crate::reply_squares::{ReplySquares, SkipUntouched};
 use crate::slider::SliderBackend;
 use crate::status::{Flip, StatusFlags};
@@ -49,10 +49,8 @@ pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u
             .fold(batch.nodes, |nodes, child| {
                 // SAFETY: `Collect::descend` wrote the first `len` slots.
                 let child = unsafe { child.assume_init_ref() };
-                let mut counter = Counter(0);
                 // No en passant: the batch holds only children whose status has none.
-                generate::<Flip<S>, B, _>(child, 0, &mut counter);
-                nodes + counter.0
+                nodes + count::<Flip<S>, B>(child, 0)
             });
     }
     let squares = ReplySquares::compute::<S, B>(board);

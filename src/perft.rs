@@ -247,19 +247,8 @@ pub(crate) fn node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8, dept
         // SAFETY: we run inside one of B's entries, so the CPU supports B.
         return unsafe { B::perft_depth2::<S>(board, ep) };
     }
-    children::<S, B>(board, ep, depth - 1)
-}
-
-/// The leaves `child_depth` plies below each child of `board`, summed; each child is
-/// counted through its status's entry.
-#[inline(always)]
-pub(crate) fn children<S: StatusFlags, B: SliderBackend>(
-    board: &Board,
-    ep: u8,
-    child_depth: u32,
-) -> u64 {
     let mut visitor = MakeChildren(Recurse::<B> {
-        child_depth,
+        child_depth: depth - 1,
         nodes: 0,
         backend: PhantomData,
     });
@@ -269,7 +258,7 @@ pub(crate) fn children<S: StatusFlags, B: SliderBackend>(
 
 /// The number of legal moves: the popcounts of the generator's target sets.
 #[inline(always)]
-fn count<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
+pub(crate) fn count<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
     let mut counter = Counter(0);
     generate::<S, B, _>(board, ep, &mut counter);
     counter.0
