@@ -117,36 +117,32 @@ pub(crate) fn king_moves<S: StatusFlags, B: SliderBackend>(
     let us = Color::from_white(S::WHITE);
     let king = board.bits(us, Piece::King).trailing_zeros() as usize;
     let candidates = attacks::king(king) & !board.color_bits(us);
-    // A boxed-in king (the common case with many pieces) has at most one free square: test
-    // it alone. Otherwise build the king-ban set of all enemy attacks.
-    let steps = if candidates & candidates.wrapping_sub(1) == 0 {
-        let attacked_one = candidates != 0
-            && attacked::<B>(
-                board,
-                !us,
-                candidates.trailing_zeros() as usize,
-                without_king,
-            );
-        if attacked_one { 0 } else { candidates }
-    } else {
-        candidates & !king_ban::<B>(board, !us, without_king)
-    };
-    // Castling: the squares between king and rook empty, and neither the square the king
-    // crosses nor the one it lands on attacked (b need only be empty).
+    // Castling needs the right, no check and the squares between king and rook empty; then
+    // the squares the king crosses and lands on must be safe (b need only be empty).
     let base = back_rank_base(S::WHITE);
-    let safe = |square: usize| !attacked::<B>(board, !us, base + square, without_king);
+    let king_side = S::OUR_K && !in_check && without_king & (KING_SIDE_PATH << base) == 0;
+    let queen_side = S::OUR_Q && !in_check && without_king & (QUEEN_SIDE_PATH << base) == 0;
+    let king_side_squares = if king_side { KING_SIDE_PATH << base } else { 0 };
+    let queen_side_squares = if queen_side {
+        QUEEN_SIDE_KING_SQUARES << base
+    } else {
+        0
+    };
+    // The squares whose safety matters. One alone (a boxed-in king that cannot castle, the
+    // common case with many pieces) is tested by itself; more share one king-ban set of all
+    // enemy attacks, castling squares included.
+    let tested = candidates | king_side_squares | queen_side_squares;
+    let attacked_squares = if tested & tested.wrapping_sub(1) == 0 {
+        let attacked_one = tested != 0
+            && attacked::<B>(board, !us, tested.trailing_zeros() as usize, without_king);
+        if attacked_one { tested } else { 0 }
+    } else {
+        king_ban::<B>(board, !us, without_king)
+    };
     KingMoves {
-        steps,
-        king_side: S::OUR_K
-            && !in_check
-            && without_king & (KING_SIDE_PATH << base) == 0
-            && safe(5)
-            && safe(6),
-        queen_side: S::OUR_Q
-            && !in_check
-            && without_king & (QUEEN_SIDE_PATH << base) == 0
-            && safe(3)
-            && safe(2),
+        steps: candidates & !attacked_squares,
+        king_side: king_side && king_side_squares & attacked_squares == 0,
+        queen_side: queen_side && queen_side_squares & attacked_squares == 0,
     }
 }
 
