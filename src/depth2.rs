@@ -151,7 +151,7 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     let mut same = u64::from(known.count_ones());
     for slot in BitIter(batch.slots() & !known) {
         let child_masks = LegalMasks::compute::<B>(child(slot), replier, king);
-        full_masks[slot].write(child_masks);
+        full_masks[slot & (CHILD_BUFFER - 1)].write(child_masks);
         let keeps = (child_masks.checkers == 0)
             & (child_masks.pin_hv == masks.pin_hv)
             & (child_masks.pin_diag == masks.pin_diag);
