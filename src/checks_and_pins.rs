@@ -4,6 +4,7 @@
 
 use crate::attacks::{self, between};
 use crate::board::Board;
+use crate::material::Material;
 use crate::slider::SliderBackend;
 use crate::types::{Color, Piece};
 
@@ -28,15 +29,19 @@ impl LegalMasks {
     /// stop the ray): a "sniper" with nothing between is a checker, with exactly one of our
     /// pieces between it pins that piece.
     #[inline(always)]
-    pub(crate) fn compute<B: SliderBackend>(board: &Board, us: Color, king: usize) -> LegalMasks {
+    pub(crate) fn compute<B: SliderBackend, M: Material>(
+        board: &Board,
+        us: Color,
+        king: usize,
+    ) -> LegalMasks {
         let them = !us;
         let theirs = board.color_bits(them);
         let ours = board.color_bits(us);
-        let their_queens = board.bits(them, Piece::Queen);
+        let their_queens = M::queens(board, them);
 
         let mut checkers = (attacks::pawn_attacks_from(king, us == Color::White)
             & board.bits(them, Piece::Pawn))
-            | (attacks::knight(king) & board.bits(them, Piece::Knight));
+            | (attacks::knight(king) & M::knights(board, them));
         let mut checkmask = checkers;
         let mut pin_hv = 0;
         let mut pin_diag = 0;
@@ -47,8 +52,8 @@ impl LegalMasks {
             let snipers = B::rook(king, theirs) & their_hv;
             pin_hv = scan_snipers(king, snipers, ours, &mut checkmask, &mut checkers);
         }
-        let their_diag = board.bits(them, Piece::Bishop) | their_queens;
-        if attacks::bishop_rays(king) & their_diag != 0 {
+        let their_diag = M::bishops(board, them) | their_queens;
+        if M::DIAGONALS && attacks::bishop_rays(king) & their_diag != 0 {
             let snipers = B::bishop(king, theirs) & their_diag;
             pin_diag = scan_snipers(king, snipers, ours, &mut checkmask, &mut checkers);
         }
@@ -99,33 +104,41 @@ fn scan_snipers(
 /// test: the caller passes the occupancy without the moving king, so a slider's ray is not
 /// blocked by the king it checks.
 #[inline(always)]
-pub(crate) fn attacked<B: SliderBackend>(
+pub(crate) fn attacked<B: SliderBackend, M: Material>(
     board: &Board,
     them: Color,
     square: usize,
     occupied: u64,
 ) -> bool {
-    let queens = board.bits(them, Piece::Queen);
+    let queens = M::queens(board, them);
     let leapers = (attacks::pawn_attacks_from(square, them == Color::Black)
         & board.bits(them, Piece::Pawn))
-        | (attacks::knight(square) & board.bits(them, Piece::Knight))
+        | (attacks::knight(square) & M::knights(board, them))
         | (attacks::king(square) & board.bits(them, Piece::King));
-    let sliders = (B::bishop(square, occupied) & (board.bits(them, Piece::Bishop) | queens))
-        | (B::rook(square, occupied) & (board.bits(them, Piece::Rook) | queens));
+    let diagonal = if M::DIAGONALS {
+        B::bishop(square, occupied) & (M::bishops(board, them) | queens)
+    } else {
+        0
+    };
+    let sliders = diagonal | (B::rook(square, occupied) & (board.bits(them, Piece::Rook) | queens));
     leapers | sliders != 0
 }
 
 /// Every square `them` attacks with `occupied` as the occupancy: the king-ban set, when the
 /// caller passes the occupancy without the king that must not step into it.
 #[inline(always)]
-pub(crate) fn king_ban<B: SliderBackend>(board: &Board, them: Color, occupied: u64) -> u64 {
-    let queens = board.bits(them, Piece::Queen);
+pub(crate) fn king_ban<B: SliderBackend, M: Material>(
+    board: &Board,
+    them: Color,
+    occupied: u64,
+) -> u64 {
+    let queens = M::queens(board, them);
     let mut ban = attacks::pawn_attacks(board.bits(them, Piece::Pawn), them == Color::White)
         | attacks::king(board.bits(them, Piece::King).trailing_zeros() as usize);
-    for square in BitIter(board.bits(them, Piece::Knight)) {
+    for square in BitIter(M::knights(board, them)) {
         ban |= attacks::knight(square);
     }
-    for square in BitIter(board.bits(them, Piece::Bishop) | queens) {
+    for square in BitIter(M::bishops(board, them) | queens) {
         ban |= B::bishop(square, occupied);
     }
     for square in BitIter(board.bits(them, Piece::Rook) | queens) {

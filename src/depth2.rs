@@ -3,10 +3,12 @@
 //! ([`crate::reply_squares`]): untouched ones are only counted, and the children that must be
 //! made are collected in one batch and counted in tight loops with the counting generator
 //! inlined here, which saves a call per leaf-parent. Nodes with few pieces skip the sorting
-//! and count every child of the batch in full.
+//! and count every child of the batch in full, with a counter compiled for the kinds of piece
+//! on the board ([`crate::material`]).
 
 use crate::board::Board;
 use crate::checks_and_pins::{BitIter, LegalMasks};
+use crate::material::{AnyPieces, Material, MaterialOp, Pieces};
 use crate::movegen::{
     Counter, PawnMoves, generate, generate_with_masks, king_moves, knight_moves, slider_moves,
 };
@@ -33,26 +35,21 @@ const SPARSE: u32 = 16;
 /// `ep`).
 #[inline(always)]
 pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
-    let mut collect = MakeChildren(Collect::<S, B> {
-        children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
-        len: 0,
-        nodes: 0,
-        marker: PhantomData,
-    });
     if board.occupied_bits().count_ones() < SPARSE {
         // Few pieces: most moves touch the replier's moves, and sorting them costs more than
-        // it saves. Make every child, then count them in one loop with the counter inlined.
-        generate::<S, B, _>(board, ep, &mut VisitSink(&mut collect));
-        let batch = &collect.0;
-        return batch.children[..batch.len]
-            .iter()
-            .fold(batch.nodes, |nodes, child| {
-                // SAFETY: `Collect::descend` wrote the first `len` slots.
-                let child = unsafe { child.assume_init_ref() };
-                // No en passant: the batch holds only children whose status has none.
-                nodes + count::<Flip<S>, B>(child, 0)
-            });
+        // it saves. Endgames often lack whole kinds of piece: count for those on the board.
+        let mover = Color::from_white(S::WHITE);
+        return Pieces::narrowest(
+            board,
+            mover,
+            SparseNode::<S, B> {
+                board,
+                ep,
+                marker: PhantomData,
+            },
+        );
     }
+    let mut collect = MakeChildren(Collect::<S, B>::new());
     let squares = ReplySquares::compute::<S, B>(board);
     let mut split = SkipUntouched {
         inner: VisitSink(&mut collect),
@@ -60,12 +57,40 @@ pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u
         empty: !board.occupied_bits(),
         untouched: 0,
     };
-    generate::<S, B, _>(board, ep, &mut split);
+    generate::<S, B, AnyPieces, _>(board, ep, &mut split);
     let untouched = split.untouched;
 
     // By reference: moving the batch out would copy all of it.
     let batch = &collect.0;
     batch.nodes + count_batch::<S, B>(board, untouched, batch, &squares)
+}
+
+/// A depth-2 node with few pieces, whose children all hold only the kinds of piece that `M`
+/// allows.
+struct SparseNode<'a, S, B> {
+    board: &'a Board,
+    ep: u8,
+    marker: PhantomData<(S, B)>,
+}
+
+impl<S: StatusFlags, B: SliderBackend> MaterialOp for SparseNode<'_, S, B> {
+    type Output = u64;
+
+    /// Makes every child, then counts them in one loop with the counter inlined.
+    #[inline(always)]
+    fn run<M: Material>(self) -> u64 {
+        let mut collect = MakeChildren(Collect::<S, B>::new());
+        generate::<S, B, M, _>(self.board, self.ep, &mut VisitSink(&mut collect));
+        let batch = &collect.0;
+        batch.children[..batch.len]
+            .iter()
+            .fold(batch.nodes, |nodes, child| {
+                // SAFETY: `Collect::descend` wrote the first `len` slots.
+                let child = unsafe { child.assume_init_ref() };
+                // No en passant: the batch holds only children whose status has none.
+                nodes + count::<Flip<S>, B, M>(child, 0)
+            })
+    }
 }
 
 /// The parts of the replier's count a child may need again, as sets of slots (bit `i` is
@@ -117,7 +142,7 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     let replier = Color::from_white(!S::WHITE);
     let mover = !replier;
     let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
-    let masks = LegalMasks::compute::<B>(board, replier, king);
+    let masks = LegalMasks::compute::<B, AnyPieces>(board, replier, king);
     let passed = ReplyParts::count::<Flip<S>, B>(board, &masks);
     let passed_total = passed.total();
     let mut nodes = untouched * passed_total;
@@ -150,7 +175,7 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     }
     let mut same = u64::from(known.count_ones());
     for slot in BitIter(batch.slots() & !known) {
-        let child_masks = LegalMasks::compute::<B>(child(slot), replier, king);
+        let child_masks = LegalMasks::compute::<B, AnyPieces>(child(slot), replier, king);
         full_masks[slot & (CHILD_BUFFER - 1)].write(child_masks);
         let keeps = (child_masks.checkers == 0)
             & (child_masks.pin_hv == masks.pin_hv)
@@ -182,7 +207,7 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
         let child_masks = unsafe { full_masks[slot & (CHILD_BUFFER - 1)].assume_init_ref() };
         let mut counter = Counter(0);
         // No en passant: the batch holds only children whose status has none.
-        generate_with_masks::<Flip<S>, B, _>(child(slot), 0, child_masks, &mut counter);
+        generate_with_masks::<Flip<S>, B, AnyPieces, _>(child(slot), 0, child_masks, &mut counter);
         nodes += counter.0;
     }
     nodes
@@ -219,7 +244,7 @@ impl ReplyParts {
     #[inline(always)]
     fn king<S: StatusFlags, B: SliderBackend>(board: &Board) -> u64 {
         let king_bit = board.bits(Color::from_white(S::WHITE), Piece::King);
-        king_moves::<S, B>(board, false, board.occupied_bits() ^ king_bit).count()
+        king_moves::<S, B, AnyPieces>(board, false, board.occupied_bits() ^ king_bit).count()
     }
 
     #[inline(always)]
@@ -227,7 +252,7 @@ impl ReplyParts {
         let us = Color::from_white(S::WHITE);
         let movable = !board.color_bits(us) & masks.checkmask;
         let mut moves = 0;
-        slider_moves::<B>(board, us, movable, masks, |_, _, targets| {
+        slider_moves::<B, AnyPieces>(board, us, movable, masks, |_, _, targets| {
             moves += u64::from(targets.count_ones());
         });
         moves
@@ -244,7 +269,7 @@ impl ReplyParts {
 fn knight_count(board: &Board, color: Color, masks: &LegalMasks) -> u64 {
     let movable = !board.color_bits(color) & masks.checkmask;
     let mut moves = 0;
-    knight_moves(board, color, movable, masks, |_, targets| {
+    knight_moves::<AnyPieces>(board, color, movable, masks, |_, targets| {
         moves += u64::from(targets.count_ones());
     });
     moves
@@ -262,6 +287,17 @@ struct Collect<S, B> {
 }
 
 impl<S, B> Collect<S, B> {
+    /// An empty batch.
+    #[inline(always)]
+    fn new() -> Self {
+        Collect {
+            children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
+            len: 0,
+            nodes: 0,
+            marker: PhantomData,
+        }
+    }
+
     /// The child in `slot`, one of the first `len`.
     #[inline(always)]
     fn child(&self, slot: usize) -> &Board {

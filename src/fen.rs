@@ -5,6 +5,7 @@
 
 use crate::board::{Board, rook_corner};
 use crate::checks_and_pins::attacked;
+use crate::material::AnyPieces;
 use crate::position::{CastlingRights, Position};
 use crate::slider::magic::Magic;
 use crate::types::{Color, Piece, Square};
@@ -285,7 +286,7 @@ impl Position {
 
         let opponent = !side;
         let king = board.bits(opponent, Piece::King).trailing_zeros() as usize;
-        if attacked::<Magic>(&board, side, king, board.occupied_bits()) {
+        if attacked::<Magic, AnyPieces>(&board, side, king, board.occupied_bits()) {
             return Err(FenError::OpponentInCheck { color: opponent });
         }
         // Keep the square only when a pawn could take, as `play` records it and Polyglot

@@ -102,6 +102,7 @@ mod dispatch;
 mod fen;
 #[cfg(feature = "std")]
 mod hash_table;
+mod material;
 mod movegen;
 mod moves;
 #[cfg(feature = "std")]

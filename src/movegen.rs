@@ -7,6 +7,7 @@
 use crate::attacks::{self, NOT_FILE_A, NOT_FILE_H, shift};
 use crate::board::{Board, en_passant_victim};
 use crate::checks_and_pins::{BitIter, LegalMasks, attacked, king_ban};
+use crate::material::Material;
 use crate::slider::SliderBackend;
 use crate::status::StatusFlags;
 use crate::types::{Color, Piece, Square};
@@ -109,7 +110,7 @@ const fn pawn_captures(white: bool) -> (i8, i8) {
 /// whether it may castle king side and queen side (the right, not `in_check`, the squares
 /// between king and rook empty, and none the king crosses or lands on attacked).
 #[inline(always)]
-pub(crate) fn king_moves<S: StatusFlags, B: SliderBackend>(
+pub(crate) fn king_moves<S: StatusFlags, B: SliderBackend, M: Material>(
     board: &Board,
     in_check: bool,
     without_king: u64,
@@ -134,10 +135,10 @@ pub(crate) fn king_moves<S: StatusFlags, B: SliderBackend>(
     let tested = candidates | king_side_squares | queen_side_squares;
     let attacked_squares = if tested & tested.wrapping_sub(1) == 0 {
         let attacked_one = tested != 0
-            && attacked::<B>(board, !us, tested.trailing_zeros() as usize, without_king);
+            && attacked::<B, M>(board, !us, tested.trailing_zeros() as usize, without_king);
         if attacked_one { tested } else { 0 }
     } else {
-        king_ban::<B>(board, !us, without_king)
+        king_ban::<B, M>(board, !us, without_king)
     };
     KingMoves {
         steps: candidates & !attacked_squares,
@@ -168,14 +169,14 @@ impl KingMoves {
 /// Hands each knight of `us` that may move with its targets in `movable` (not our own,
 /// inside the checkmask) to `visit(from, targets)`; a pinned knight cannot move at all.
 #[inline(always)]
-pub(crate) fn knight_moves(
+pub(crate) fn knight_moves<M: Material>(
     board: &Board,
     us: Color,
     movable: u64,
     masks: &LegalMasks,
     mut visit: impl FnMut(usize, u64),
 ) {
-    for from in BitIter(board.bits(us, Piece::Knight) & !(masks.pin_hv | masks.pin_diag)) {
+    for from in BitIter(M::knights(board, us) & !(masks.pin_hv | masks.pin_diag)) {
         visit(from, attacks::knight(from) & movable);
     }
 }
@@ -184,7 +185,7 @@ pub(crate) fn knight_moves(
 /// `movable` (not our own, inside the checkmask) on the piece's rays, and a pinned slider's
 /// only along its pin line (a pinned knight cannot move at all; that is the caller's).
 #[inline(always)]
-pub(crate) fn slider_moves<B: SliderBackend>(
+pub(crate) fn slider_moves<B: SliderBackend, M: Material>(
     board: &Board,
     us: Color,
     movable: u64,
@@ -196,9 +197,9 @@ pub(crate) fn slider_moves<B: SliderBackend>(
         pin_hv, pin_diag, ..
     } = *masks;
     let pinned = pin_hv | pin_diag;
-    let bishops = board.bits(us, Piece::Bishop);
+    let bishops = M::bishops(board, us);
     let rooks = board.bits(us, Piece::Rook);
-    let queens = board.bits(us, Piece::Queen);
+    let queens = M::queens(board, us);
     for from in BitIter(bishops & !pinned) {
         visit(Piece::Bishop, from, B::bishop(from, occupied) & movable);
     }
@@ -316,20 +317,20 @@ impl PawnMoves {
 /// Generates every legal move of `board` (status `S`, en-passant target square `ep`, read
 /// only when `S::EP`) into `sink`.
 #[inline(always)]
-pub(crate) fn generate<S: StatusFlags, B: SliderBackend, K: Sink>(
+pub(crate) fn generate<S: StatusFlags, B: SliderBackend, M: Material, K: Sink>(
     board: &Board,
     ep: u8,
     sink: &mut K,
 ) {
     let us = Color::from_white(S::WHITE);
     let king = board.bits(us, Piece::King).trailing_zeros() as usize;
-    let masks = LegalMasks::compute::<B>(board, us, king);
-    generate_with_masks::<S, B, K>(board, ep, &masks, sink);
+    let masks = LegalMasks::compute::<B, M>(board, us, king);
+    generate_with_masks::<S, B, M, K>(board, ep, &masks, sink);
 }
 
 /// [`generate`] when the side to move's legality masks are known already.
 #[inline(always)]
-pub(crate) fn generate_with_masks<S: StatusFlags, B: SliderBackend, K: Sink>(
+pub(crate) fn generate_with_masks<S: StatusFlags, B: SliderBackend, M: Material, K: Sink>(
     board: &Board,
     ep: u8,
     masks: &LegalMasks,
@@ -346,12 +347,12 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: SliderBackend, K: Sink>(
 
     let without_king = occupied ^ king_bit;
     if masks.double_check() {
-        let steps = king_moves::<S, B>(board, true, without_king).steps;
+        let steps = king_moves::<S, B, M>(board, true, without_king).steps;
         sink.king::<S>(board, king, steps);
         return;
     }
     let in_check = masks.checkers != 0;
-    let king_moves = king_moves::<S, B>(board, in_check, without_king);
+    let king_moves = king_moves::<S, B, M>(board, in_check, without_king);
     sink.king::<S>(board, king, king_moves.steps);
     let base = back_rank_base(white);
     if king_moves.king_side {
@@ -362,10 +363,10 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: SliderBackend, K: Sink>(
     }
 
     let movable = !ours & masks.checkmask;
-    knight_moves(board, us, movable, &masks, |from, targets| {
+    knight_moves::<M>(board, us, movable, &masks, |from, targets| {
         sink.piece::<S>(board, Piece::Knight, from, targets)
     });
-    slider_moves::<B>(board, us, movable, &masks, |piece, from, targets| {
+    slider_moves::<B, M>(board, us, movable, &masks, |piece, from, targets| {
         sink.piece::<S>(board, piece, from, targets)
     });
 
@@ -406,9 +407,9 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: SliderBackend, K: Sink>(
         // The capture must resolve a check (block it, or take the checking pawn). Pins and the
         // rank attack uncovered when both pawns leave are found by looking again from the king.
         if ep_capturers != 0 && checkmask & (to_bit | victim_bit) != 0 {
-            let their_queens = board.bits(them, Piece::Queen);
+            let their_queens = M::queens(board, them);
             let their_hv = board.bits(them, Piece::Rook) | their_queens;
-            let their_diag = board.bits(them, Piece::Bishop) | their_queens;
+            let their_diag = M::bishops(board, them) | their_queens;
             for from in BitIter(ep_capturers) {
                 let after = occupied ^ (1 << from) ^ victim_bit ^ to_bit;
                 if B::rook(king, after) & their_hv == 0 && B::bishop(king, after) & their_diag == 0

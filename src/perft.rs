@@ -4,6 +4,7 @@
 
 use crate::board::Board;
 use crate::dispatch::{StatusOp, dispatch};
+use crate::material::{AnyPieces, Material};
 use crate::movegen::{Counter, generate};
 use crate::position::Position;
 use crate::slider::{Backend, BackendOp, BackendUnavailable, SliderBackend, with_backend};
@@ -241,7 +242,7 @@ impl<B: SliderBackend> StatusOp for PerftStatus<'_, B> {
 #[inline(always)]
 pub(crate) fn node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8, depth: u32) -> u64 {
     if depth <= 1 {
-        return count::<S, B>(board, ep);
+        return count::<S, B, AnyPieces>(board, ep);
     }
     if depth == 2 {
         // SAFETY: we run inside one of B's entries, so the CPU supports B.
@@ -258,9 +259,9 @@ pub(crate) fn node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8, dept
 
 /// The number of legal moves: the popcounts of the generator's target sets.
 #[inline(always)]
-pub(crate) fn count<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
+pub(crate) fn count<S: StatusFlags, B: SliderBackend, M: Material>(board: &Board, ep: u8) -> u64 {
     let mut counter = Counter(0);
-    generate::<S, B, _>(board, ep, &mut counter);
+    generate::<S, B, M, _>(board, ep, &mut counter);
     counter.0
 }
 

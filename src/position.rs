@@ -5,6 +5,7 @@
 use crate::board::{Board, rook_corner};
 use crate::checks_and_pins::attacked;
 use crate::dispatch::{StatusOp, dispatch};
+use crate::material::AnyPieces;
 use crate::moves::{EachMove, Move, MoveKind, MoveList, UciMoveError, parse_uci_parts};
 use crate::slider::magic::Magic;
 use crate::slider::{Backend, BackendOp, SliderBackend, with_backend};
@@ -300,7 +301,7 @@ impl Position {
         let us = self.side;
         let king = self.board.bits(us, Piece::King);
         king != 0
-            && attacked::<Magic>(
+            && attacked::<Magic, AnyPieces>(
                 &self.board,
                 !us,
                 king.trailing_zeros() as usize,

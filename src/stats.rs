@@ -11,6 +11,7 @@ use crate::attacks::{self, between, shift};
 use crate::board::{Board, castle_rook_squares};
 use crate::checks_and_pins::BitIter;
 use crate::dispatch::{StatusOp, dispatch};
+use crate::material::AnyPieces;
 use crate::movegen::{Sink, generate};
 use crate::perft::{Descend, MakeChildren};
 use crate::position::Position;
@@ -235,7 +236,7 @@ pub(crate) fn node<S: StatusFlags, B: SliderBackend>(
 ) {
     if depth <= 1 {
         let mut sink = StatsSink::<B>::new::<S>(board);
-        generate::<S, B, _>(board, ep, &mut sink);
+        generate::<S, B, AnyPieces, _>(board, ep, &mut sink);
         *stats += sink.stats;
         return;
     }

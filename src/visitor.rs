@@ -7,6 +7,7 @@ use crate::attacks;
 use crate::board::Board;
 use crate::board::rook_corner;
 use crate::checks_and_pins::BitIter;
+use crate::material::AnyPieces;
 use crate::movegen::{Sink, generate};
 use crate::slider::SliderBackend;
 use crate::status::{
@@ -95,7 +96,7 @@ pub(crate) fn visit<S: StatusFlags, B: SliderBackend, V: Visitor>(
     ep: u8,
     visitor: &mut V,
 ) {
-    generate::<S, B, _>(board, ep, &mut VisitSink(visitor));
+    generate::<S, B, AnyPieces, _>(board, ep, &mut VisitSink(visitor));
 }
 
 /// Turns target sets into visitor calls.

@@ -1,0 +1,131 @@
+//! Which kinds of piece a subtree can hold, as a type. Endgames often have no knights, or no
+//! bishops and queens, on the board: a counter compiled for that reads no such bitboard and
+//! runs no knight loop, bishop loop or diagonal pin test. [`Material`] answers "where are
+//! `color`'s knights?" with a constant empty set when the kind is absent; the generator asks
+//! it instead of the board, so the absent kinds compile away.
+
+use crate::board::Board;
+use crate::types::{Color, Piece};
+
+/// The kinds of piece a board may hold: every read of knights, bishops or queens in the
+/// counting code goes through here.
+pub(crate) trait Material {
+    /// Knights may be on the board.
+    const KNIGHTS: bool;
+    /// Bishops or queens may be on the board.
+    const DIAGONALS: bool;
+
+    /// `color`'s knights (none when `KNIGHTS` is false).
+    #[inline(always)]
+    fn knights(board: &Board, color: Color) -> u64 {
+        if Self::KNIGHTS {
+            board.bits(color, Piece::Knight)
+        } else {
+            0
+        }
+    }
+
+    /// `color`'s bishops (none when `DIAGONALS` is false).
+    #[inline(always)]
+    fn bishops(board: &Board, color: Color) -> u64 {
+        if Self::DIAGONALS {
+            board.bits(color, Piece::Bishop)
+        } else {
+            0
+        }
+    }
+
+    /// `color`'s queens (none when `DIAGONALS` is false).
+    #[inline(always)]
+    fn queens(board: &Board, color: Color) -> u64 {
+        if Self::DIAGONALS {
+            board.bits(color, Piece::Queen)
+        } else {
+            0
+        }
+    }
+}
+
+/// A board that may hold knights (`KNIGHTS`) and bishops or queens (`DIAGONALS`). Rooks,
+/// pawns and kings are always read. `Pieces<true, true>` is every board.
+pub(crate) struct Pieces<const KNIGHTS: bool, const DIAGONALS: bool>;
+
+impl<const K: bool, const D: bool> Material for Pieces<K, D> {
+    const KNIGHTS: bool = K;
+    const DIAGONALS: bool = D;
+}
+
+/// Any board: every kind of piece may be present.
+pub(crate) type AnyPieces = Pieces<true, true>;
+
+impl Pieces<true, true> {
+    /// Calls `op` with the narrowest material type that holds `board` and every board one move
+    /// of `mover` away: a pawn of the mover one step from its last rank could bring any kind
+    /// back by promotion, so then nothing is narrowed.
+    #[inline(always)]
+    pub(crate) fn narrowest<Op: MaterialOp>(board: &Board, mover: Color, op: Op) -> Op::Output {
+        let both = |piece| board.bits(Color::White, piece) | board.bits(Color::Black, piece);
+        let seventh = if mover == Color::White {
+            0xFF << 48
+        } else {
+            0xFF << 8
+        };
+        let may_promote = board.bits(mover, Piece::Pawn) & seventh != 0;
+        let knights = may_promote || both(Piece::Knight) != 0;
+        let diagonals = may_promote || both(Piece::Bishop) | both(Piece::Queen) != 0;
+        match (knights, diagonals) {
+            (true, true) => op.run::<Pieces<true, true>>(),
+            (true, false) => op.run::<Pieces<true, false>>(),
+            (false, true) => op.run::<Pieces<false, true>>(),
+            (false, false) => op.run::<Pieces<false, false>>(),
+        }
+    }
+}
+
+/// Work that runs with a material type chosen at run time by [`Pieces::narrowest`].
+pub(crate) trait MaterialOp {
+    /// What the work returns.
+    type Output;
+    /// Does the work for boards that `M` describes.
+    fn run<M: Material>(self) -> Self::Output;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    struct Kinds;
+    impl MaterialOp for Kinds {
+        type Output = (bool, bool);
+        fn run<M: Material>(self) -> (bool, bool) {
+            (M::KNIGHTS, M::DIAGONALS)
+        }
+    }
+
+    fn kinds(fen: &str) -> (bool, bool) {
+        let position: Position = fen.parse().unwrap();
+        let mover = position.side_to_move();
+        Pieces::narrowest(position.board(), mover, Kinds)
+    }
+
+    #[test]
+    fn narrows_to_the_kinds_on_the_board() {
+        assert_eq!(
+            kinds("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+            (false, false)
+        );
+        assert_eq!(kinds("8/8/4k3/8/8/3N4/4K3/8 w - - 0 1"), (true, false));
+        assert_eq!(kinds("8/8/4k3/8/8/3q4/4K3/8 w - - 0 1"), (false, true));
+        assert_eq!(kinds("8/8/4k3/8/8/3b4/4KN2/8 w - - 0 1"), (true, true));
+    }
+
+    #[test]
+    fn a_pawn_that_may_promote_keeps_every_kind() {
+        // White's pawn on the seventh may promote to anything; Black's on its second may not
+        // move when White is to move.
+        assert_eq!(kinds("8/4P3/4k3/8/8/8/4K3/8 w - - 0 1"), (true, true));
+        assert_eq!(kinds("8/8/4k3/8/8/8/4K1p1/8 w - - 0 1"), (false, false));
+        assert_eq!(kinds("8/8/4k3/8/8/8/4K1p1/8 b - - 0 1"), (true, true));
+    }
+}
