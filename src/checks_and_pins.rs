@@ -53,7 +53,7 @@ impl LegalMasks {
             pin_hv = scan_snipers(king, snipers, ours, &mut checkmask, &mut checkers);
         }
         let their_diag = M::bishops(board, them) | their_queens;
-        if M::DIAGONALS && attacks::bishop_rays(king) & their_diag != 0 {
+        if attacks::bishop_rays(king) & their_diag != 0 {
             let snipers = B::bishop(king, theirs) & their_diag;
             pin_diag = scan_snipers(king, snipers, ours, &mut checkmask, &mut checkers);
         }
@@ -115,12 +115,8 @@ pub(crate) fn attacked<B: SliderBackend, M: Material>(
         & board.bits(them, Piece::Pawn))
         | (attacks::knight(square) & M::knights(board, them))
         | (attacks::king(square) & board.bits(them, Piece::King));
-    let diagonal = if M::DIAGONALS {
-        B::bishop(square, occupied) & (M::bishops(board, them) | queens)
-    } else {
-        0
-    };
-    let sliders = diagonal | (B::rook(square, occupied) & (board.bits(them, Piece::Rook) | queens));
+    let sliders = (B::bishop(square, occupied) & (M::bishops(board, them) | queens))
+        | (B::rook(square, occupied) & (board.bits(them, Piece::Rook) | queens));
     leapers | sliders != 0
 }
 

@@ -77,7 +77,7 @@ pub(crate) const fn double_push_rank(white: bool) -> u64 {
 }
 
 /// The mover's last rank.
-const fn promotion_rank(white: bool) -> u64 {
+pub(crate) const fn promotion_rank(white: bool) -> u64 {
     if white { 0xFF << 56 } else { 0xFF }
 }
 
