@@ -5,7 +5,10 @@
 use crate::types::{Bitboard, Color, Piece, Square};
 
 /// Piece placement: one bitboard per colour and kind, and one per colour (the occupancies;
-/// all pieces is their union, one `or` away, so copy-make moves 112 bytes, not 120).
+/// all pieces is their union, one `or` away). The 112 bytes are aligned to a 64-byte cache
+/// line, so a board fills exactly two lines and copy-make never loads or stores across a
+/// line boundary: with 64-byte vector moves (AVX-512) an unaligned board made every copy
+/// split, and cost position 3 a quarter of its speed.
 ///
 /// `Board` is `Copy`; making a move builds a new board ([`Board::after_move`] and friends)
 /// and never changes the old one.
@@ -18,12 +21,15 @@ use crate::types::{Bitboard, Color, Piece, Square};
 /// assert_eq!(board.occupied().count(), 32);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[repr(align(64))]
 pub struct Board {
     pieces: [[u64; 6]; 2],
     colors: [u64; 2],
 }
 
-static_assertions::assert_eq_size!(Board, [u64; 14]);
+// Two cache lines: the 112 bytes of bitboards and 16 of padding.
+static_assertions::assert_eq_size!(Board, [u64; 16]);
+static_assertions::const_assert_eq!(core::mem::align_of::<Board>(), 64);
 
 impl Board {
     /// The empty board.
