@@ -49,8 +49,8 @@ pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u
             },
         );
     }
-    let mut collect = MakeChildren(Collect::<S, B>::new());
     let squares = ReplySquares::compute::<S, B>(board);
+    let mut collect = MakeChildren(Collect::<S, B, true>::new(squares.lines));
     let mut split = SkipUntouched {
         inner: VisitSink(&mut collect),
         squares,
@@ -79,7 +79,7 @@ impl<S: StatusFlags, B: SliderBackend> MaterialOp for SparseNode<'_, S, B> {
     /// Makes every child, then counts them in one loop with the counter inlined.
     #[inline(always)]
     fn run<M: Material>(self) -> u64 {
-        let mut collect = MakeChildren(Collect::<S, B>::new());
+        let mut collect = MakeChildren(Collect::<S, B, false>::new(0));
         generate::<S, B, M, _>(self.board, self.ep, &mut VisitSink(&mut collect));
         let batch = &collect.0;
         batch.children[..batch.len]
@@ -133,7 +133,7 @@ impl PartSets {
 fn count_batch<S: StatusFlags, B: SliderBackend>(
     board: &Board,
     untouched: u64,
-    batch: &Collect<S, B>,
+    batch: &Collect<S, B, true>,
     squares: &ReplySquares,
 ) -> u64 {
     if untouched == 0 && batch.len == 0 {
@@ -162,12 +162,9 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     };
 
     // A child that changes no square on the replier's king lines gives no check and keeps
-    // its pins; the others' masks are computed to find out.
-    let mut known = 0;
-    for slot in 0..batch.len {
-        let (moved, captured) = changed(child(slot));
-        known |= u64::from((moved | captured) & squares.lines == 0) << slot;
-    }
+    // its pins (the batch marked those as it made them); the others' masks are computed to
+    // find out.
+    let known = batch.known;
     let mut parts = PartSets::default();
     for slot in BitIter(known) {
         let (moved, captured) = changed(child(slot));
@@ -277,23 +274,31 @@ fn knight_count(board: &Board, color: Color, masks: &LegalMasks) -> u64 {
 
 /// Keeps the children the replier's count can be batched for (those whose status counts like
 /// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged) and counts the
-/// rest at once.
-struct Collect<S, B> {
+/// rest at once. With `MARK`, it also notes which children leave the replier's king lines
+/// alone (the dense path's sorting; the sparse path counts every child in full).
+struct Collect<S, B, const MARK: bool> {
     children: [MaybeUninit<Board>; CHILD_BUFFER],
     /// The children kept are in `children[..len]`.
     len: usize,
     nodes: u64,
+    /// The replier's king lines ([`ReplySquares::lines`]); unused unless `MARK`.
+    lines: u64,
+    /// When `MARK`, the slots whose child changed no square on `lines`. Marked as each
+    /// child is made: a loop re-reading the batch became 512-bit gathers on AVX-512.
+    known: u64,
     marker: PhantomData<(S, B)>,
 }
 
-impl<S, B> Collect<S, B> {
-    /// An empty batch.
+impl<S, B, const MARK: bool> Collect<S, B, MARK> {
+    /// An empty batch (that, with `MARK`, marks the children changing no square on `lines`).
     #[inline(always)]
-    fn new() -> Self {
+    fn new(lines: u64) -> Self {
         Collect {
             children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
             len: 0,
             nodes: 0,
+            lines,
+            known: 0,
             marker: PhantomData,
         }
     }
@@ -317,7 +322,7 @@ impl<S, B> Collect<S, B> {
     }
 }
 
-impl<S: StatusFlags, B: SliderBackend> Descend for Collect<S, B> {
+impl<S: StatusFlags, B: SliderBackend, const MARK: bool> Descend for Collect<S, B, MARK> {
     #[inline(always)]
     fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
         // Counting reads only the side to move, en passant and the mover's own rights: the
@@ -328,7 +333,14 @@ impl<S: StatusFlags, B: SliderBackend> Descend for Collect<S, B> {
             && C::OUR_Q == <Flip<S> as StatusFlags>::OUR_Q;
         if counts_like_flip && let Some(slot) = self.children.get_mut(self.len) {
             // Made in its slot: one copy of the parent, no second copy of the child.
-            make(slot.write(*parent));
+            let child = slot.write(*parent);
+            make(child);
+            if MARK {
+                // Read back while the child's occupancies are still in registers.
+                let changed = (child.color_bits(Color::White) ^ parent.color_bits(Color::White))
+                    | (child.color_bits(Color::Black) ^ parent.color_bits(Color::Black));
+                self.known |= u64::from(changed & self.lines == 0) << self.len;
+            }
             self.len += 1;
         } else {
             self.nodes += perft_child::<C, B>(parent, make, ep, 1);
