@@ -150,16 +150,6 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     // The masks of the children counted in full, kept for their count.
     let mut full_masks = [const { MaybeUninit::<LegalMasks>::uninit() }; CHILD_BUFFER];
     let child = |slot: usize| batch.child(slot);
-    let replier_pieces = board.color_bits(replier);
-    let mover_pieces = board.color_bits(mover);
-    // What a child changed: the mover's squares it left and reached, and the replier's piece
-    // it took.
-    let changed = |child: &Board| {
-        (
-            child.color_bits(mover) ^ mover_pieces,
-            child.color_bits(replier) ^ replier_pieces,
-        )
-    };
 
     // A child that changes no square on the replier's king lines gives no check and keeps
     // its pins (the batch marked those as it made them); the others' masks are computed to
@@ -167,7 +157,7 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     let known = batch.known;
     let mut parts = PartSets::default();
     for slot in BitIter(known) {
-        let (moved, captured) = changed(child(slot));
+        let (moved, captured) = changed(board, child(slot), mover);
         parts.file(slot, moved, captured, squares, true);
     }
     let mut same = u64::from(known.count_ones());
@@ -177,7 +167,7 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
         let keeps = (child_masks.checkers == 0)
             & (child_masks.pin_hv == masks.pin_hv)
             & (child_masks.pin_diag == masks.pin_diag);
-        let (moved, captured) = changed(child(slot));
+        let (moved, captured) = changed(board, child(slot), mover);
         parts.file(slot, moved, captured, squares, keeps);
         same += u64::from(keeps);
     }
@@ -261,6 +251,16 @@ impl ReplyParts {
     }
 }
 
+/// What `child` changed of `parent` by a move of `mover`: the squares the mover left and
+/// reached, and the square of the replier's piece it took.
+#[inline(always)]
+fn changed(parent: &Board, child: &Board, mover: Color) -> (u64, u64) {
+    (
+        child.color_bits(mover) ^ parent.color_bits(mover),
+        child.color_bits(!mover) ^ parent.color_bits(!mover),
+    )
+}
+
 /// The moves of `color`'s knights when `masks` are its legality masks.
 #[inline(always)]
 fn knight_count(board: &Board, color: Color, masks: &LegalMasks) -> u64 {
@@ -337,9 +337,8 @@ impl<S: StatusFlags, B: SliderBackend, const MARK: bool> Descend for Collect<S, 
             make(child);
             if MARK {
                 // Read back while the child's occupancies are still in registers.
-                let changed = (child.color_bits(Color::White) ^ parent.color_bits(Color::White))
-                    | (child.color_bits(Color::Black) ^ parent.color_bits(Color::Black));
-                self.known |= u64::from(changed & self.lines == 0) << self.len;
+                let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
+                self.known |= u64::from((moved | captured) & self.lines == 0) << self.len;
             }
             self.len += 1;
         } else {
