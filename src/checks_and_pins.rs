@@ -120,27 +120,66 @@ pub(crate) fn attacked<B: SliderBackend, M: Material>(
     leapers | sliders != 0
 }
 
-/// Every square `them` attacks with `occupied` as the occupancy: the king-ban set, when the
-/// caller passes the occupancy without the king that must not step into it.
+/// Every square `them` attacks with `occupied` as the occupancy, at least on the squares
+/// whose `reach` is given: the king-ban set, when the caller passes the occupancy without
+/// the king that must not step into it.
 #[inline(always)]
 pub(crate) fn king_ban<B: SliderBackend, M: Material>(
     board: &Board,
     them: Color,
     occupied: u64,
+    reach: &AttackReach,
 ) -> u64 {
     let queens = M::queens(board, them);
     let mut ban = attacks::pawn_attacks(board.bits(them, Piece::Pawn), them == Color::White)
         | attacks::king(board.bits(them, Piece::King).trailing_zeros() as usize);
-    for square in BitIter(M::knights(board, them)) {
+    for square in BitIter(M::knights(board, them) & reach.knight) {
         ban |= attacks::knight(square);
     }
-    for square in BitIter(M::bishops(board, them) | queens) {
+    for square in BitIter((M::bishops(board, them) | queens) & reach.diagonal) {
         ban |= B::bishop(square, occupied);
     }
-    for square in BitIter(board.bits(them, Piece::Rook) | queens) {
+    for square in BitIter((board.bits(them, Piece::Rook) | queens) & reach.orthogonal) {
         ban |= B::rook(square, occupied);
     }
     ban
+}
+
+/// Where a knight, a diagonal slider and an orthogonal slider must stand to attack any of
+/// some squares, whatever the occupancy: [`king_ban`] skips the pieces outside, as they
+/// cannot change whether those squares are attacked.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AttackReach {
+    /// The knight squares of the squares.
+    pub(crate) knight: u64,
+    /// Their diagonals on an empty board.
+    pub(crate) diagonal: u64,
+    /// Their ranks and files.
+    pub(crate) orthogonal: u64,
+}
+
+impl AttackReach {
+    /// The reach of every square: no piece is skipped.
+    pub(crate) const EVERYWHERE: AttackReach = AttackReach {
+        knight: !0,
+        diagonal: !0,
+        orthogonal: !0,
+    };
+
+    /// The reach of no square.
+    pub(crate) const NOWHERE: AttackReach = AttackReach {
+        knight: 0,
+        diagonal: 0,
+        orthogonal: 0,
+    };
+
+    /// Widens the reach to `square` as well.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, square: usize) {
+        self.knight |= attacks::knight(square);
+        self.diagonal |= attacks::bishop_rays(square);
+        self.orthogonal |= attacks::rook_rays(square);
+    }
 }
 
 /// The squares of a bitboard as indices, lowest first.
@@ -157,5 +196,40 @@ impl Iterator for BitIter {
         let square = self.0.trailing_zeros() as usize;
         self.0 &= self.0 - 1;
         Some(square)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::material::AnyPieces;
+    use crate::position::Position;
+    use crate::slider::magic::Magic;
+
+    /// Skipping the pieces outside a square's reach never changes whether it is attacked.
+    #[test]
+    fn king_ban_within_reach_agrees_on_the_reached_squares() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "1q4b1/3n4/1r3N2/3k4/8/2B5/Q2R4/4K2n b - - 0 1",
+        ] {
+            let position: Position = fen.parse().unwrap();
+            let board = position.board();
+            for them in [Color::White, Color::Black] {
+                let occupied = board.occupied_bits();
+                let all =
+                    king_ban::<Magic, AnyPieces>(board, them, occupied, &AttackReach::EVERYWHERE);
+                for square in 0..64 {
+                    let mut reach = AttackReach::NOWHERE;
+                    reach.add(square);
+                    let near = king_ban::<Magic, AnyPieces>(board, them, occupied, &reach);
+                    assert_eq!(near >> square & 1, all >> square & 1, "{fen}: {square}");
+                    // Only the pieces in reach were looked at: some other square may differ.
+                    assert_eq!(near & !all, 0, "{fen}: {square}");
+                }
+            }
+        }
     }
 }

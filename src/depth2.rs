@@ -6,8 +6,9 @@
 //! and count every child of the batch in full, with a counter compiled for the kinds of piece
 //! on the board ([`crate::material`]).
 
+use crate::attacks;
 use crate::board::Board;
-use crate::checks_and_pins::{BitIter, LegalMasks};
+use crate::checks_and_pins::{AttackReach, BitIter, LegalMasks};
 use crate::material::{AnyPieces, Material, MaterialOp, Pieces};
 use crate::movegen::{
     Counter, PawnMoves, generate, generate_with_masks, king_moves, knight_moves, slider_moves,
@@ -143,7 +144,7 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     let mover = !replier;
     let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, AnyPieces>(board, replier, king);
-    let passed = ReplyParts::count::<Flip<S>, B>(board, &masks);
+    let passed = ReplyParts::count::<Flip<S>, B>(board, &masks, &squares.king_reach);
     let passed_total = passed.total();
     let mut nodes = untouched * passed_total;
 
@@ -174,7 +175,8 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     nodes += same * passed_total;
 
     for slot in BitIter(parts.king) {
-        let king = ReplyParts::king::<Flip<S>, B>(child(slot));
+        let reach = king_reach(board, child(slot), replier, king, squares);
+        let king = ReplyParts::king::<Flip<S>, B>(child(slot), &reach);
         nodes = nodes.wrapping_add(king) - passed.king;
     }
     for slot in BitIter(parts.sliders) {
@@ -192,9 +194,16 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
     for slot in BitIter(parts.full) {
         // SAFETY: the full set holds only children whose masks were computed above.
         let child_masks = unsafe { full_masks[slot & (CHILD_BUFFER - 1)].assume_init_ref() };
+        let reach = king_reach(board, child(slot), replier, king, squares);
         let mut counter = Counter(0);
         // No en passant: the batch holds only children whose status has none.
-        generate_with_masks::<Flip<S>, B, AnyPieces, _>(child(slot), 0, child_masks, &mut counter);
+        generate_with_masks::<Flip<S>, B, AnyPieces, _>(
+            child(slot),
+            0,
+            child_masks,
+            &reach,
+            &mut counter,
+        );
         nodes += counter.0;
     }
     nodes
@@ -214,9 +223,13 @@ struct ReplyParts {
 
 impl ReplyParts {
     #[inline(always)]
-    fn count<S: StatusFlags, B: SliderBackend>(board: &Board, masks: &LegalMasks) -> ReplyParts {
+    fn count<S: StatusFlags, B: SliderBackend>(
+        board: &Board,
+        masks: &LegalMasks,
+        reach: &AttackReach,
+    ) -> ReplyParts {
         ReplyParts {
-            king: Self::king::<S, B>(board),
+            king: Self::king::<S, B>(board, reach),
             sliders: Self::sliders::<S, B>(board, masks),
             pawns: Self::pawns::<S>(board, masks),
             knights: knight_count(board, Color::from_white(S::WHITE), masks),
@@ -229,9 +242,10 @@ impl ReplyParts {
     }
 
     #[inline(always)]
-    fn king<S: StatusFlags, B: SliderBackend>(board: &Board) -> u64 {
+    fn king<S: StatusFlags, B: SliderBackend>(board: &Board, reach: &AttackReach) -> u64 {
         let king_bit = board.bits(Color::from_white(S::WHITE), Piece::King);
-        king_moves::<S, B, AnyPieces>(board, false, board.occupied_bits() ^ king_bit).count()
+        let without_king = board.occupied_bits() ^ king_bit;
+        king_moves::<S, B, AnyPieces>(board, false, without_king, reach).count()
     }
 
     #[inline(always)]
@@ -259,6 +273,24 @@ fn changed(parent: &Board, child: &Board, mover: Color) -> (u64, u64) {
         child.color_bits(mover) ^ parent.color_bits(mover),
         child.color_bits(!mover) ^ parent.color_bits(!mover),
     )
+}
+
+/// Where the mover's pieces can attack the squares of the replier's king (on `king`) in
+/// `child`: those of the parent `board`, and a neighbour the child captured.
+#[inline(always)]
+fn king_reach(
+    board: &Board,
+    child: &Board,
+    replier: Color,
+    king: usize,
+    squares: &ReplySquares,
+) -> AttackReach {
+    let taken = board.color_bits(replier) & !child.color_bits(replier);
+    let mut reach = squares.king_reach;
+    for square in BitIter(taken & attacks::king(king)) {
+        reach.add(square);
+    }
+    reach
 }
 
 /// The moves of `color`'s knights when `masks` are its legality masks.

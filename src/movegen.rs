@@ -6,7 +6,7 @@
 
 use crate::attacks::{self, NOT_FILE_A, NOT_FILE_H, shift};
 use crate::board::{Board, en_passant_victim};
-use crate::checks_and_pins::{BitIter, LegalMasks, attacked, king_ban};
+use crate::checks_and_pins::{AttackReach, BitIter, LegalMasks, attacked, king_ban};
 use crate::material::Material;
 use crate::slider::SliderBackend;
 use crate::status::StatusFlags;
@@ -108,12 +108,14 @@ const fn pawn_captures(white: bool) -> (i8, i8) {
 /// The side to move's (status `S`) king moves: its steps (the free neighbours of its king
 /// that the opponent does not attack once the king has left `without_king`'s occupancy), and
 /// whether it may castle king side and queen side (the right, not `in_check`, the squares
-/// between king and rook empty, and none the king crosses or lands on attacked).
+/// between king and rook empty, and none the king crosses or lands on attacked). `reach`
+/// must cover every square whose safety this tests.
 #[inline(always)]
 pub(crate) fn king_moves<S: StatusFlags, B: SliderBackend, M: Material>(
     board: &Board,
     in_check: bool,
     without_king: u64,
+    reach: &AttackReach,
 ) -> KingMoves {
     let us = Color::from_white(S::WHITE);
     let king = board.bits(us, Piece::King).trailing_zeros() as usize;
@@ -138,7 +140,7 @@ pub(crate) fn king_moves<S: StatusFlags, B: SliderBackend, M: Material>(
             && attacked::<B, M>(board, !us, tested.trailing_zeros() as usize, without_king);
         if attacked_one { tested } else { 0 }
     } else {
-        king_ban::<B, M>(board, !us, without_king)
+        king_ban::<B, M>(board, !us, without_king, reach)
     };
     KingMoves {
         steps: candidates & !attacked_squares,
@@ -325,15 +327,17 @@ pub(crate) fn generate<S: StatusFlags, B: SliderBackend, M: Material, K: Sink>(
     let us = Color::from_white(S::WHITE);
     let king = board.bits(us, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, M>(board, us, king);
-    generate_with_masks::<S, B, M, K>(board, ep, &masks, sink);
+    generate_with_masks::<S, B, M, K>(board, ep, &masks, &AttackReach::EVERYWHERE, sink);
 }
 
-/// [`generate`] when the side to move's legality masks are known already.
+/// [`generate`] when the side to move's legality masks are known already, and where the
+/// opponent's pieces can attack its king's squares (`king_reach`, see [`king_moves`]).
 #[inline(always)]
 pub(crate) fn generate_with_masks<S: StatusFlags, B: SliderBackend, M: Material, K: Sink>(
     board: &Board,
     ep: u8,
     masks: &LegalMasks,
+    king_reach: &AttackReach,
     sink: &mut K,
 ) {
     let masks = *masks;
@@ -347,12 +351,12 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: SliderBackend, M: Material,
 
     let without_king = occupied ^ king_bit;
     if masks.double_check() {
-        let steps = king_moves::<S, B, M>(board, true, without_king).steps;
+        let steps = king_moves::<S, B, M>(board, true, without_king, king_reach).steps;
         sink.king::<S>(board, king, steps);
         return;
     }
     let in_check = masks.checkers != 0;
-    let king_moves = king_moves::<S, B, M>(board, in_check, without_king);
+    let king_moves = king_moves::<S, B, M>(board, in_check, without_king, king_reach);
     sink.king::<S>(board, king, king_moves.steps);
     let base = back_rank_base(white);
     if king_moves.king_side {

@@ -25,7 +25,7 @@
 
 use crate::attacks::{self, shift};
 use crate::board::Board;
-use crate::checks_and_pins::BitIter;
+use crate::checks_and_pins::{AttackReach, BitIter};
 use crate::movegen::{
     KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, Sink, back_rank_base,
     double_push_rank, pawn_push,
@@ -48,6 +48,8 @@ pub(crate) struct ReplySquares {
     /// The squares the replier's king may step or castle to or across, what sees them, and
     /// the castling paths.
     pub(crate) king: u64,
+    /// Where the mover's pieces can attack those squares of the king's from.
+    pub(crate) king_reach: AttackReach,
 }
 
 impl ReplySquares {
@@ -112,17 +114,22 @@ impl ReplySquares {
         let without_king = occupied ^ king_bit;
         // All neighbours: a capture beside the king frees a square for it.
         king_zone |= king_squares | attacks::king(king);
+        // A child adds to these only the square of a neighbour it captures (a capture on a
+        // castling path leaves the capturer there, so castling stays shut).
+        let mut king_reach = AttackReach::NOWHERE;
         for square in BitIter(king_squares) {
             king_zone |= B::rook(square, without_king)
                 | B::bishop(square, without_king)
                 | attacks::knight(square)
                 | attacks::king(square);
+            king_reach.add(square);
         }
         ReplySquares {
             lines,
             sliders,
             pawns: pawn_squares,
             king: king_zone,
+            king_reach,
         }
     }
 
