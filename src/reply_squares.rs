@@ -48,7 +48,8 @@ pub(crate) struct ReplySquares {
     /// The squares the replier's king may step or castle to or across, what sees them, and
     /// the castling paths.
     pub(crate) king: u64,
-    /// Where the mover's pieces can attack those squares of the king's from.
+    /// Where the mover's knights and sliders must stand to attack the king's squares among
+    /// those (its free neighbours and castling squares).
     pub(crate) king_reach: AttackReach,
 }
 
