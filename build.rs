@@ -8,14 +8,11 @@
 //! The math lives in `crates/constmove-tables`, which the tests use to check these tables.
 
 use constmove_tables::{
-    BISHOP_DIRECTIONS, Isaac64, KING_STEPS, KNIGHT_JUMPS, ROOK_DIRECTIONS, XorShift, between,
-    find_magic, leaper_attacks, magic_index, pdep, pext, relevant_mask, slider_attacks,
+    BISHOP_DIRECTIONS, BISHOP_MAGICS, Isaac64, KING_STEPS, KNIGHT_JUMPS, ROOK_DIRECTIONS,
+    ROOK_MAGICS, between, leaper_attacks, magic_index, pdep, pext, relevant_mask, slider_attacks,
 };
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// Seed of the magic search: fixed so every build bakes identical tables.
-const MAGIC_SEED: u64 = 0x5EED_C0DE_2026_1121;
 
 struct SliderEntry {
     mask: u64,
@@ -30,15 +27,18 @@ fn main() {
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let big_endian = std::env::var("CARGO_CFG_TARGET_ENDIAN").as_deref() == Ok("big");
 
-    let mut rng = XorShift::new(MAGIC_SEED);
-    let mut scratch = vec![0u64; 1 << 12];
+    // The magics are stored, not searched: this script runs unoptimised in crates that
+    // depend on constmove. Filling the table below checks each one.
     let mut entries: Vec<SliderEntry> = Vec::with_capacity(128);
     let mut offset = 0;
-    for directions in [&ROOK_DIRECTIONS, &BISHOP_DIRECTIONS] {
+    for (directions, magics) in [
+        (&ROOK_DIRECTIONS, &ROOK_MAGICS),
+        (&BISHOP_DIRECTIONS, &BISHOP_MAGICS),
+    ] {
         for square in 0..64u8 {
             let mask = relevant_mask(square, directions);
             let bits = mask.count_ones();
-            let magic = find_magic(square, directions, &mut rng, &mut scratch);
+            let magic = magics[square as usize];
             entries.push(SliderEntry {
                 mask,
                 magic,
@@ -51,7 +51,9 @@ fn main() {
     let table_len = offset;
 
     let mut pext_table = vec![0u64; table_len];
-    let mut magic_table = vec![0u64; table_len];
+    // Empty slots are u64::MAX (no slider attacks every square): a magic that sends two
+    // occupancies with different attacks to one slot fails the build here.
+    let mut magic_table = vec![u64::MAX; table_len];
     for (index, entry) in entries.iter().enumerate() {
         let square = (index % 64) as u8;
         let directions = if index < 64 {
@@ -63,12 +65,21 @@ fn main() {
             let occupied = pdep(subset, entry.mask);
             let attacks = slider_attacks(square, occupied, directions);
             pext_table[entry.offset + pext(occupied, entry.mask) as usize] = attacks;
-            magic_table
-                [entry.offset + magic_index(occupied, entry.mask, entry.magic, entry.bits)] =
-                attacks;
+            let slot = &mut magic_table
+                [entry.offset + magic_index(occupied, entry.mask, entry.magic, entry.bits)];
+            assert!(
+                *slot == u64::MAX || *slot == attacks,
+                "the stored magic of square {square} maps two attack sets to one slot"
+            );
+            *slot = attacks;
         }
     }
     write_u64s(&out_dir, "slider_pext.bin", &pext_table, big_endian);
+    // Slots no occupancy reaches stay empty, as they always were.
+    magic_table
+        .iter_mut()
+        .filter(|slot| **slot == u64::MAX)
+        .for_each(|slot| *slot = 0);
     write_u64s(&out_dir, "slider_magic.bin", &magic_table, big_endian);
 
     let mut rs = String::new();
