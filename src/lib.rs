@@ -6,7 +6,7 @@
 //!   rights are the const parameters of [`Status`]; one runtime `match` enters one of 64
 //!   monomorphised enumerators, after which no branch asks whose move it is.
 //! - **Legal by masks.** A checkmask, the pin masks `pin_hv`/`pin_diag` and a king-ban test
-//!   make every generated move legal ([`checks_and_pins`](crate#modules) in the source).
+//!   make every generated move legal (`src/gen/checks_and_pins.rs`).
 //! - **Visitor, not list.** Moves go to a [`Visitor`] whose methods are generic over the
 //!   child's status; perft's last ply is a popcount.
 //! - **Sliders by PEXT or magics**, picked once per call ([`Backend`]): one binary is fast
@@ -14,9 +14,9 @@
 //!
 //! No global mutable state: every function is re-entrant. The core is `no_std`; the `std`
 //! feature (default) adds `std::error::Error` impls and what needs threads or the heap:
-//! parallel perft ([`divide_parallel`], in `src/parallel.rs`), the shared transposition
-//! table ([`HashTable`], [`perft_hashed`], in `src/hash_table.rs`) and work units for other
-//! machines ([`split`], [`WorkUnit`], in `src/workload.rs`).
+//! parallel perft ([`divide_parallel`], in `src/deep/parallel.rs`), the shared transposition
+//! table ([`HashTable`], [`perft_hashed`], in `src/deep/hash_table.rs`) and work units for other
+//! machines ([`split`], [`WorkUnit`], in `src/deep/workload.rs`).
 //!
 //! # Guide
 //!
@@ -94,44 +94,29 @@
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 
-mod attacks;
-mod board;
-mod checks_and_pins;
-mod depth2;
-mod dispatch;
-mod fen;
+mod base;
+mod count;
 #[cfg(feature = "std")]
-mod hash_table;
-mod material;
-mod movegen;
-mod moves;
-#[cfg(feature = "std")]
-mod parallel;
-mod perft;
+mod deep;
+mod generator;
 mod position;
-mod reply_squares;
 mod slider;
-mod stats;
-mod status;
-mod types;
-mod visitor;
-#[cfg(feature = "std")]
-mod workload;
-pub mod zobrist;
 
-pub use board::Board;
-pub use fen::{FenError, FenField};
+pub use base::board::Board;
+pub use base::status::{Status, StatusFlags};
+pub use base::types::{Bitboard, Color, ParseSquareError, Piece, Square, Squares};
+pub use count::stats::PerftStats;
 #[cfg(feature = "std")]
-pub use hash_table::{HashTable, TableAllocError, TableStats, perft_hashed};
-pub use moves::{MAX_MOVES, Move, MoveCounts, MoveKind, MoveList, UciMoveError};
+pub use deep::hash_table::{HashTable, TableAllocError, TableStats, perft_hashed};
 #[cfg(feature = "std")]
-pub use parallel::{ParallelDivide, ParallelOptions, Progress, count_units, divide_parallel};
-pub use perft::{divide, perft, perft_with};
-pub use position::{CastlingRights, Outcome, Position, STARTPOS_FEN};
+pub use deep::parallel::{ParallelDivide, ParallelOptions, Progress, count_units, divide_parallel};
+#[cfg(feature = "std")]
+pub use deep::workload::{WorkUnit, WorkUnitError, split};
+pub use generator::visitor::Visitor;
+pub use position::castling::CastlingRights;
+pub use position::fen::{FenError, FenField};
+pub use position::moves::{MAX_MOVES, Move, MoveCounts, MoveKind, MoveList, UciMoveError};
+pub use position::perft::{divide, perft, perft_stats, perft_stats_with, perft_with};
+pub use position::zobrist;
+pub use position::{Outcome, Position, STARTPOS_FEN};
 pub use slider::{Backend, BackendUnavailable, ParseBackendError};
-pub use stats::{PerftStats, perft_stats, perft_stats_with};
-pub use status::{Status, StatusFlags};
-pub use types::{Bitboard, Color, ParseSquareError, Piece, Square, Squares};
-pub use visitor::Visitor;
-#[cfg(feature = "std")]
-pub use workload::{WorkUnit, WorkUnitError, split};

@@ -2,7 +2,8 @@
 //! move. The mover's colour is a plain argument: callers pass a constant (`!C::WHITE`) and the
 //! `#[inline(always)]` bodies fold into straight-line code with no branch on colour.
 
-use crate::types::{Bitboard, Color, Piece, Square};
+use crate::base::geometry::{castle_rook_squares, en_passant_victim};
+use crate::base::types::{Bitboard, Color, Piece, Square};
 
 /// Piece placement: one bitboard per colour and kind, and one per colour (the occupancies;
 /// all pieces is their union, one `or` away). The 112 bytes are aligned to a 64-byte cache
@@ -295,36 +296,5 @@ impl Board {
         self.pieces[mover as usize][Piece::King as usize] ^= king;
         self.pieces[mover as usize][Piece::Rook as usize] ^= rook;
         self.colors[mover as usize] ^= king | rook;
-    }
-}
-
-/// The corner square of `color`'s rook on the king side (`kingside`) or the queen side.
-#[inline(always)]
-pub(crate) const fn rook_corner(color: Color, kingside: bool) -> Square {
-    let base = match color {
-        Color::White => 0,
-        Color::Black => 56,
-    };
-    Square::from_index(base + if kingside { 7 } else { 0 })
-}
-
-/// The square of the pawn that an en-passant capture by `mover` onto `to` removes.
-#[inline(always)]
-pub(crate) const fn en_passant_victim(mover: Color, to: Square) -> Square {
-    // Wrapping: a nonsense `to` (not on rank 6/3) must give some square, not a panic.
-    match mover {
-        Color::White => Square::from_index((to.index() as u32).wrapping_sub(8)),
-        Color::Black => Square::from_index(to.index() as u32 + 8),
-    }
-}
-
-/// Rook origin and destination for a standard castle whose king lands on `king_to`.
-#[inline(always)]
-pub(crate) const fn castle_rook_squares(king_to: Square) -> (Square, Square) {
-    let base = king_to.index() as u32 & !7;
-    if king_to.file() == 6 {
-        (Square::from_index(base + 7), Square::from_index(base + 5))
-    } else {
-        (Square::from_index(base), Square::from_index(base + 3))
     }
 }

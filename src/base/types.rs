@@ -394,3 +394,20 @@ impl Piece {
         })
     }
 }
+
+/// The squares of a bitboard as indices, lowest first.
+#[derive(Clone, Copy)]
+pub(crate) struct BitIter(pub(crate) u64);
+
+impl Iterator for BitIter {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let square = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(square)
+    }
+}

@@ -1,24 +1,24 @@
 //! Perft's depth-2 nodes: the parent of the leaf-parents, where nearly all of a bulk-counting
 //! perft's time goes. The node's moves are sorted by what they touch of the replier's moves
-//! ([`crate::reply_squares`]): untouched ones are only counted, and the children that must be
+//! ([`crate::count::reply_squares`]): untouched ones are only counted, and the children that must be
 //! made are collected in one batch and counted in tight loops with the counting generator
 //! inlined here, which saves a call per leaf-parent. Nodes with few pieces skip the sorting
 //! and count every child of the batch in full, with a counter compiled for the kinds of piece
-//! on the board ([`crate::material`]).
+//! on the board ([`crate::generator::material`]).
 
-use crate::attacks;
-use crate::board::Board;
-use crate::checks_and_pins::{AttackReach, BitIter, LegalMasks};
-use crate::material::{AnyPieces, Material, MaterialOp, Pieces};
-use crate::movegen::{
+use crate::base::attacks;
+use crate::base::board::Board;
+use crate::base::status::{Flip, StatusFlags};
+use crate::base::types::{BitIter, Color, Piece};
+use crate::count::leaf::{Counted, Descend, MakeChildren, count, count_entry};
+use crate::count::reply_squares::{ReplySquares, SkipUntouched};
+use crate::generator::checks_and_pins::{AttackReach, LegalMasks};
+use crate::generator::entry::{Engine, Operation};
+use crate::generator::material::{AnyPieces, Material, MaterialOp, Pieces};
+use crate::generator::movegen::{
     Counter, PawnMoves, generate, generate_with_masks, king_moves, knight_moves, slider_moves,
 };
-use crate::perft::{Descend, MakeChildren, count, perft_child};
-use crate::reply_squares::{ReplySquares, SkipUntouched};
-use crate::slider::SliderBackend;
-use crate::status::{Flip, StatusFlags};
-use crate::types::{Color, Piece};
-use crate::visitor::VisitSink;
+use crate::generator::visitor::VisitSink;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use static_assertions::const_assert;
@@ -32,26 +32,59 @@ const_assert!(CHILD_BUFFER == u64::BITS as usize);
 /// Below this many pieces on the board a depth-2 node counts all its children in full.
 const SPARSE: u32 = 16;
 
-/// The body of the depth-2 entry: the leaf count below `board` (status `S`, en-passant square
-/// `ep`).
-#[inline(always)]
-pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u8) -> u64 {
-    if board.occupied_bits().count_ones() < SPARSE {
-        // Few pieces: most moves touch the replier's moves, and sorting them costs more than
-        // it saves. Endgames often lack whole kinds of piece: count for those on the board.
-        let mover = Color::from_white(S::WHITE);
-        return Pieces::narrowest(
+/// The status the replier's moves are counted with in every batched child of a node whose
+/// status is `S`: the side flips, no en passant, and only the replier's own rights matter.
+/// The batch counts are compiled for these 8 statuses, not for all 64 parents.
+type Reply<S> = Counted<Flip<S>>;
+
+/// Perft of a board (status `S`, en-passant square `ep`) to depth 2, run inside an engine's
+/// entry: its own entry, because its frame holds the batch of children and only depth-2
+/// nodes should pay for that stack.
+pub(crate) struct Depth2Node<'a, S> {
+    board: &'a Board,
+    ep: u8,
+    status: PhantomData<S>,
+}
+
+impl<'a, S> Depth2Node<'a, S> {
+    /// The node of `board` with en-passant square `ep`.
+    #[inline(always)]
+    pub(crate) fn new(board: &'a Board, ep: u8) -> Self {
+        Depth2Node {
             board,
-            mover,
-            SparseNode::<S, B> {
-                board,
-                ep,
-                marker: PhantomData,
-            },
-        );
+            ep,
+            status: PhantomData,
+        }
     }
-    let squares = ReplySquares::compute::<S, B>(board);
-    let mut collect = MakeChildren(Collect::<S, B, true>::new(squares.lines));
+}
+
+impl<S: StatusFlags> Operation for Depth2Node<'_, S> {
+    type Output = u64;
+    #[inline(always)]
+    unsafe fn run<B: Engine>(self) -> u64 {
+        // SAFETY: the caller guarantees the CPU supports B.
+        unsafe { depth2_node::<S, B>(self.board, self.ep) }
+    }
+}
+
+/// The leaf count below `board` (status `S`, en-passant square `ep`). The node's own moves
+/// are generated here, compiled for `S`; the replier's moves in the batch are counted in the
+/// entries of [`Reply<S>`].
+///
+/// # Safety
+/// The CPU supports B.
+#[inline(always)]
+unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
+    // Few pieces: most moves touch the replier's moves, and sorting them costs more than it
+    // saves, so every move is made and counted in full. One call of the generator serves
+    // both kinds of node: it is compiled into this entry once.
+    let sparse = board.occupied_bits().count_ones() < SPARSE;
+    let squares = if sparse {
+        ReplySquares::EVERYWHERE
+    } else {
+        ReplySquares::compute::<S, B>(board)
+    };
+    let mut collect = MakeChildren(Collect::<S, B>::new(squares.lines));
     let mut split = SkipUntouched {
         inner: VisitSink(&mut collect),
         squares,
@@ -62,35 +95,89 @@ pub(crate) fn depth2_node<S: StatusFlags, B: SliderBackend>(board: &Board, ep: u
     let untouched = split.untouched;
 
     // By reference: moving the batch out would copy all of it.
-    let batch = &collect.0;
-    batch.nodes + count_batch::<S, B>(board, untouched, batch, &squares)
+    let collect = &collect.0;
+    if sparse {
+        // Endgames often lack whole kinds of piece: count for those on the board.
+        let mover = Color::from_white(S::WHITE);
+        return collect.nodes
+            + Pieces::narrowest(
+                board,
+                mover,
+                SparseCount::<S, B> {
+                    batch: &collect.batch,
+                    marker: PhantomData,
+                },
+            );
+    }
+    if untouched == 0 && collect.batch.len == 0 {
+        return collect.nodes;
+    }
+    let batch = CountBatch::<Reply<S>> {
+        board,
+        untouched,
+        batch: &collect.batch,
+        squares: &squares,
+        status: PhantomData,
+    };
+    // SAFETY: the caller guarantees the CPU supports B.
+    collect.nodes + unsafe { B::enter(batch) }
 }
 
-/// A depth-2 node with few pieces, whose children all hold only the kinds of piece that `M`
-/// allows.
-struct SparseNode<'a, S, B> {
-    board: &'a Board,
-    ep: u8,
+/// Picks the entry that counts a sparse node's batch for the kinds of piece `M` its
+/// children may hold.
+struct SparseCount<'a, S, B> {
+    batch: &'a Batch,
     marker: PhantomData<(S, B)>,
 }
 
-impl<S: StatusFlags, B: SliderBackend> MaterialOp for SparseNode<'_, S, B> {
+impl<S: StatusFlags, B: Engine> MaterialOp for SparseCount<'_, S, B> {
     type Output = u64;
-
-    /// Makes every child, then counts them in one loop with the counter inlined.
     #[inline(always)]
     fn run<M: Material>(self) -> u64 {
-        let mut collect = MakeChildren(Collect::<S, B, false>::new(0));
-        generate::<S, B, M, _>(self.board, self.ep, &mut VisitSink(&mut collect));
-        let batch = &collect.0;
-        batch.children[..batch.len]
-            .iter()
-            .fold(batch.nodes, |nodes, child| {
-                // SAFETY: `Collect::descend` wrote the first `len` slots.
-                let child = unsafe { child.assume_init_ref() };
-                // No en passant: the batch holds only children whose status has none.
-                nodes + count::<Flip<S>, B, M>(child, 0)
-            })
+        let count = CountChildren::<Reply<S>, M> {
+            batch: self.batch,
+            marker: PhantomData,
+        };
+        // SAFETY: a SparseCount<S, B> is made only inside B's entry (`depth2_node`), so the
+        // CPU supports B.
+        unsafe { B::enter(count) }
+    }
+}
+
+/// The replier's moves in every child of a sparse batch, all of status `R` and holding only
+/// the kinds of piece `M` allows: one loop with the counter inlined.
+struct CountChildren<'a, R, M> {
+    batch: &'a Batch,
+    marker: PhantomData<(R, M)>,
+}
+
+impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
+    type Output = u64;
+    #[inline(always)]
+    unsafe fn run<B: Engine>(self) -> u64 {
+        let batch = self.batch;
+        (0..batch.len).fold(0, |nodes, slot| {
+            // No en passant: the batch holds only children whose status has none.
+            nodes + count::<R, B, M>(batch.child(slot), 0)
+        })
+    }
+}
+
+/// The replier's moves in a dense node's batch and its untouched children (see
+/// [`count_batch`]), all of status `R`.
+struct CountBatch<'a, R> {
+    board: &'a Board,
+    untouched: u64,
+    batch: &'a Batch,
+    squares: &'a ReplySquares,
+    status: PhantomData<R>,
+}
+
+impl<R: StatusFlags> Operation for CountBatch<'_, R> {
+    type Output = u64;
+    #[inline(always)]
+    unsafe fn run<B: Engine>(self) -> u64 {
+        count_batch::<R, B>(self.board, self.untouched, self.batch, self.squares)
     }
 }
 
@@ -123,7 +210,7 @@ impl PartSets {
 }
 
 /// The replier's moves in the `untouched` children and in the batch's, all children of
-/// `board` (status `S`).
+/// `board` in which the replier (status `R`) is to move.
 ///
 /// A child whose replier is not in check and keeps the parent's pins has the replier's count
 /// on `board` with the turn passed, but for the parts ([`ReplyParts`]) on whose squares a
@@ -131,20 +218,17 @@ impl PartSets {
 /// square on the replier's king lines are known to be such children; the others' masks are
 /// computed to find out, and the rest are counted in full.
 #[inline(always)]
-fn count_batch<S: StatusFlags, B: SliderBackend>(
+fn count_batch<R: StatusFlags, B: Engine>(
     board: &Board,
     untouched: u64,
-    batch: &Collect<S, B, true>,
+    batch: &Batch,
     squares: &ReplySquares,
 ) -> u64 {
-    if untouched == 0 && batch.len == 0 {
-        return 0;
-    }
-    let replier = Color::from_white(!S::WHITE);
+    let replier = Color::from_white(R::WHITE);
     let mover = !replier;
     let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, AnyPieces>(board, replier, king);
-    let passed = ReplyParts::count::<Flip<S>, B>(board, &masks, &squares.king_reach);
+    let passed = ReplyParts::count::<R, B>(board, &masks, &squares.king_reach);
     let passed_total = passed.total();
     let mut nodes = untouched * passed_total;
 
@@ -176,15 +260,15 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
 
     for slot in BitIter(parts.king) {
         let reach = king_reach(board, child(slot), replier, king, squares);
-        let king = ReplyParts::king::<Flip<S>, B>(child(slot), &reach);
+        let king = ReplyParts::king::<R, B>(child(slot), &reach);
         nodes = nodes.wrapping_add(king) - passed.king;
     }
     for slot in BitIter(parts.sliders) {
-        let sliders = ReplyParts::sliders::<Flip<S>, B>(child(slot), &masks);
+        let sliders = ReplyParts::sliders::<R, B>(child(slot), &masks);
         nodes = nodes.wrapping_add(sliders) - passed.sliders;
     }
     for slot in BitIter(parts.pawns) {
-        let pawns = ReplyParts::pawns::<Flip<S>>(child(slot), &masks);
+        let pawns = ReplyParts::pawns::<R>(child(slot), &masks);
         nodes = nodes.wrapping_add(pawns) - passed.pawns;
     }
     for slot in BitIter(parts.knights) {
@@ -197,7 +281,7 @@ fn count_batch<S: StatusFlags, B: SliderBackend>(
         let reach = king_reach(board, child(slot), replier, king, squares);
         let mut counter = Counter(0);
         // No en passant: the batch holds only children whose status has none.
-        generate_with_masks::<Flip<S>, B, AnyPieces, _>(
+        generate_with_masks::<R, B, AnyPieces, _>(
             child(slot),
             0,
             child_masks,
@@ -223,7 +307,7 @@ struct ReplyParts {
 
 impl ReplyParts {
     #[inline(always)]
-    fn count<S: StatusFlags, B: SliderBackend>(
+    fn count<S: StatusFlags, B: Engine>(
         board: &Board,
         masks: &LegalMasks,
         reach: &AttackReach,
@@ -242,14 +326,14 @@ impl ReplyParts {
     }
 
     #[inline(always)]
-    fn king<S: StatusFlags, B: SliderBackend>(board: &Board, reach: &AttackReach) -> u64 {
+    fn king<S: StatusFlags, B: Engine>(board: &Board, reach: &AttackReach) -> u64 {
         let king_bit = board.bits(Color::from_white(S::WHITE), Piece::King);
         let without_king = board.occupied_bits() ^ king_bit;
         king_moves::<S, B, AnyPieces>(board, false, without_king, reach).count()
     }
 
     #[inline(always)]
-    fn sliders<S: StatusFlags, B: SliderBackend>(board: &Board, masks: &LegalMasks) -> u64 {
+    fn sliders<S: StatusFlags, B: Engine>(board: &Board, masks: &LegalMasks) -> u64 {
         let us = Color::from_white(S::WHITE);
         let movable = !board.color_bits(us) & masks.checkmask;
         let mut moves = 0;
@@ -304,43 +388,25 @@ fn knight_count(board: &Board, color: Color, masks: &LegalMasks) -> u64 {
     moves
 }
 
-/// Keeps the children the replier's count can be batched for (those whose status counts like
-/// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged) and counts the
-/// rest at once. With `MARK`, it also notes which children leave the replier's king lines
-/// alone (the dense path's sorting; the sparse path counts every child in full).
-struct Collect<S, B, const MARK: bool> {
+/// The children of a depth-2 node that are made and counted together: the first `len`
+/// slots of `children`, and with them which ones are known to leave the replier's king lines
+/// alone.
+struct Batch {
     children: [MaybeUninit<Board>; CHILD_BUFFER],
     /// The children kept are in `children[..len]`.
     len: usize,
-    nodes: u64,
-    /// The replier's king lines ([`ReplySquares::lines`]); unused unless `MARK`.
-    lines: u64,
-    /// When `MARK`, the slots whose child changed no square on `lines`. Marked as each
-    /// child is made: a loop re-reading the batch became 512-bit gathers on AVX-512.
+    /// The slots whose child changed no square on the replier's king lines (when the batch
+    /// marks them; see [`Collect`]).
     known: u64,
-    marker: PhantomData<(S, B)>,
 }
 
-impl<S, B, const MARK: bool> Collect<S, B, MARK> {
-    /// An empty batch (that, with `MARK`, marks the children changing no square on `lines`).
-    #[inline(always)]
-    fn new(lines: u64) -> Self {
-        Collect {
-            children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
-            len: 0,
-            nodes: 0,
-            lines,
-            known: 0,
-            marker: PhantomData,
-        }
-    }
-
+impl Batch {
     /// The child in `slot`, one of the first `len`.
     #[inline(always)]
     fn child(&self, slot: usize) -> &Board {
         debug_assert!(slot < self.len);
-        // SAFETY: `descend` wrote the first `len` slots, and callers name only those (slots
-        // come from `0..len` or from `slots()`); the mask keeps the index in bounds.
+        // SAFETY: `Collect::descend` wrote the first `len` slots, and callers name only those
+        // (slots come from `0..len` or from `slots()`); the mask keeps the index in bounds.
         unsafe { self.children[slot & (CHILD_BUFFER - 1)].assume_init_ref() }
     }
 
@@ -354,7 +420,36 @@ impl<S, B, const MARK: bool> Collect<S, B, MARK> {
     }
 }
 
-impl<S: StatusFlags, B: SliderBackend, const MARK: bool> Descend for Collect<S, B, MARK> {
+/// Keeps the children the replier's count can be batched for (those whose status counts like
+/// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged) and counts the
+/// rest at once. It also notes which children leave the replier's king lines alone (the
+/// dense path's sorting; on the sparse path `lines` is every square and none is noted).
+struct Collect<S, B> {
+    batch: Batch,
+    nodes: u64,
+    /// The replier's king lines ([`ReplySquares::lines`]).
+    lines: u64,
+    marker: PhantomData<(S, B)>,
+}
+
+impl<S, B> Collect<S, B> {
+    /// An empty batch that marks the children changing no square on `lines`.
+    #[inline(always)]
+    fn new(lines: u64) -> Self {
+        Collect {
+            batch: Batch {
+                children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
+                len: 0,
+                known: 0,
+            },
+            nodes: 0,
+            lines,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
     #[inline(always)]
     fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
         // Counting reads only the side to move, en passant and the mover's own rights: the
@@ -363,18 +458,21 @@ impl<S: StatusFlags, B: SliderBackend, const MARK: bool> Descend for Collect<S, 
             && C::WHITE == <Flip<S> as StatusFlags>::WHITE
             && C::OUR_K == <Flip<S> as StatusFlags>::OUR_K
             && C::OUR_Q == <Flip<S> as StatusFlags>::OUR_Q;
-        if counts_like_flip && let Some(slot) = self.children.get_mut(self.len) {
+        let batch = &mut self.batch;
+        if counts_like_flip && let Some(slot) = batch.children.get_mut(batch.len) {
             // Made in its slot: one copy of the parent, no second copy of the child.
             let child = slot.write(*parent);
             make(child);
-            if MARK {
-                // Read back while the child's occupancies are still in registers.
-                let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
-                self.known |= u64::from((moved | captured) & self.lines == 0) << self.len;
-            }
-            self.len += 1;
+            // Read back while the child's occupancies are still in registers.
+            let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
+            batch.known |= u64::from((moved | captured) & self.lines == 0) << batch.len;
+            batch.len += 1;
         } else {
-            self.nodes += perft_child::<C, B>(parent, make, ep, 1);
+            let mut child = *parent;
+            make(&mut child);
+            // SAFETY: a Collect<S, B> runs only inside B's entry (`depth2_node`), so the CPU
+            // supports B.
+            self.nodes += unsafe { count_entry::<C, B>(&child, ep) };
         }
     }
 }

@@ -23,16 +23,17 @@
 //! Knights' moves do not depend on a quiet move elsewhere: a target that empties or fills with
 //! an enemy piece is one move either way.
 
-use crate::attacks::{self, shift};
-use crate::board::Board;
-use crate::checks_and_pins::{AttackReach, BitIter};
-use crate::movegen::{
-    KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, Sink, back_rank_base,
-    double_push_rank, pawn_push,
+use crate::base::attacks::{self, shift};
+use crate::base::board::Board;
+use crate::base::geometry::{
+    KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, back_rank_base, double_push_rank,
+    pawn_push,
 };
-use crate::slider::SliderBackend;
-use crate::status::StatusFlags;
-use crate::types::{Color, Piece};
+use crate::base::status::StatusFlags;
+use crate::base::types::{BitIter, Color, Piece};
+use crate::generator::checks_and_pins::AttackReach;
+use crate::generator::movegen::Sink;
+use crate::slider::Lookup;
 
 /// The squares a quiet move of the mover must stay off (both its from and its to square) to
 /// leave the replier's moves alone, by what depends on them.
@@ -54,9 +55,19 @@ pub(crate) struct ReplySquares {
 }
 
 impl ReplySquares {
+    /// Every square on every line: no move is untouched and no child is marked (the sparse
+    /// depth-2 nodes, which make and count every child).
+    pub(crate) const EVERYWHERE: ReplySquares = ReplySquares {
+        lines: !0,
+        sliders: !0,
+        pawns: !0,
+        king: !0,
+        king_reach: AttackReach::EVERYWHERE,
+    };
+
     /// The reply squares of `board`, whose status `S` names the mover (see the module docs).
     #[inline(always)]
-    pub(crate) fn compute<S: StatusFlags, B: SliderBackend>(board: &Board) -> ReplySquares {
+    pub(crate) fn compute<S: StatusFlags, B: Lookup>(board: &Board) -> ReplySquares {
         let replier_white = !S::WHITE;
         let replier = Color::from_white(replier_white);
         let occupied = board.occupied_bits();

@@ -7,25 +7,24 @@
 //! whether it has a legal move); castling, en passant and promotions, which change more
 //! than one square's worth of lines, make theirs and look again from the king.
 
-use crate::attacks::{self, between, shift};
-use crate::board::{Board, castle_rook_squares};
-use crate::checks_and_pins::BitIter;
-use crate::dispatch::{StatusOp, dispatch};
-use crate::material::AnyPieces;
-use crate::movegen::{Sink, generate};
-use crate::perft::{Descend, MakeChildren};
-use crate::position::Position;
-use crate::slider::{Backend, BackendOp, BackendUnavailable, SliderBackend, with_backend};
-use crate::status::{Flip, FlipSetEp, StatusFlags};
-use crate::types::{Color, Piece, Square};
-use crate::visitor::visit;
+use crate::base::attacks::{self, between, shift};
+use crate::base::board::Board;
+use crate::base::geometry::castle_rook_squares;
+use crate::base::status::{Flip, FlipSetEp, StatusFlags};
+use crate::base::types::{BitIter, Color, Piece, Square};
+use crate::count::leaf::{Counted, count_entry};
+use crate::count::perft::{ChildAction, ChildMove, Interior};
+use crate::generator::dispatch::{StatusOp, dispatch};
+use crate::generator::entry::{Engine, Operation};
+use crate::generator::material::AnyPieces;
+use crate::generator::movegen::{Sink, generate};
 use core::marker::PhantomData;
 use core::ops::{Add, AddAssign};
 
 /// Perft with statistics of the leaf moves (the moves of the last ply), as the
 /// chessprogramming wiki's "Perft Results" tables define them.
 ///
-/// - `nodes`: leaves, as [`crate::perft`] counts them.
+/// - `nodes`: leaves, as [`crate::count::perft`] counts them.
 /// - `captures`: leaf moves that capture, en passant included.
 /// - `en_passant`: en-passant captures.
 /// - `castles`: castling moves.
@@ -42,7 +41,7 @@ use core::ops::{Add, AddAssign};
 ///
 /// **Kiwipete depth 5 double checks: 2,645, not the wiki's 2,637.** Three independent
 /// counts agree on 2,645: this set-based one, the make-every-leaf reference in
-/// `tests/perft_stats.rs` (checkers found by walking rays from the king square by square),
+/// `tests/integration/perft_stats.rs` (checkers found by walking rays from the king square by square),
 /// and a one-off scan testing each of the mover's pieces against the king; several other
 /// generators publish 2,645 too. They are 2,638 ordinary moves (mostly a knight or pawn
 /// that checks while uncovering a bishop or queen), 6 capture-promotions (`f7xe8` and
@@ -138,130 +137,96 @@ impl Add for PerftStats {
     }
 }
 
-/// [`PerftStats`] of the legal move tree `depth` plies deep, on the fastest backend for
-/// this CPU. Two to three times the time of [`crate::perft`]: the last ply cannot be a
-/// bare count.
-///
-/// # Examples
-/// ```
-/// use constmove::{perft_stats, Position};
-/// let pos: Position = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".parse().unwrap();
-/// let stats = perft_stats(&pos, 3);
-/// assert_eq!((stats.nodes, stats.en_passant, stats.discovered_checks), (2_812, 2, 3));
-/// ```
-pub fn perft_stats(position: &Position, depth: u32) -> PerftStats {
-    perft_stats_with(position, depth, Backend::Auto).expect("the automatic backend always resolves")
-}
-
-/// [`perft_stats`] on a chosen backend; an error when `backend` is `Pext` on a CPU without
-/// BMI2.
-///
-/// # Examples
-/// ```
-/// use constmove::{perft_stats_with, Backend, Position};
-/// let kiwipete: Position =
-///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
-/// let stats = perft_stats_with(&kiwipete, 2, Backend::Magic).unwrap();
-/// assert_eq!((stats.nodes, stats.captures, stats.castles, stats.checks), (2_039, 351, 91, 3));
-/// ```
-pub fn perft_stats_with(
-    position: &Position,
-    depth: u32,
-    backend: Backend,
-) -> Result<PerftStats, BackendUnavailable> {
-    if depth == 0 {
-        backend.resolve()?;
-        return Ok(PerftStats {
-            nodes: 1,
-            ..PerftStats::default()
-        });
-    }
-    with_backend(
-        backend,
-        StatsRoot {
-            board: position.board(),
-            ep: position.ep_index(),
-            status: position.status_index(),
-            depth,
-        },
-    )
-}
-
-struct StatsRoot<'a> {
+/// Adds the leaf statistics of a board's moves (status `S`) to `stats`, inside an engine's
+/// entry.
+struct StatsLeaf<'a, S> {
     board: &'a Board,
     ep: u8,
-    status: u8,
-    depth: u32,
+    stats: &'a mut PerftStats,
+    status: PhantomData<S>,
 }
 
-impl BackendOp for StatsRoot<'_> {
-    type Output = PerftStats;
-    unsafe fn run<B: SliderBackend>(self) -> PerftStats {
-        dispatch(
-            self.status,
-            StatsStatus::<B> {
-                root: self,
-                backend: PhantomData,
-            },
-        )
+impl<S: StatusFlags> Operation for StatsLeaf<'_, S> {
+    type Output = ();
+    #[inline(always)]
+    unsafe fn run<B: Engine>(self) {
+        let mut sink = StatsSink::<B>::new::<S>(self.board);
+        generate::<S, B, AnyPieces, _>(self.board, self.ep, &mut sink);
+        *self.stats += sink.stats;
     }
 }
 
-struct StatsStatus<'a, B> {
-    root: StatsRoot<'a>,
-    backend: PhantomData<B>,
-}
-
-impl<B: SliderBackend> StatusOp for StatsStatus<'_, B> {
-    type Output = PerftStats;
-    fn run<S: StatusFlags>(self) -> PerftStats {
-        let mut stats = PerftStats::default();
-        // SAFETY: a StatsStatus<B> is only built by `StatsRoot::run::<B>`, whose caller
-        // guarantees the CPU supports B.
-        unsafe {
-            B::perft_stats::<S>(self.root.board, self.root.ep, self.root.depth, &mut stats);
-        }
-        stats
-    }
-}
-
-/// The body of every statistics entry: the set-based count at depth 1, else make each
-/// child and recurse through its status's entry.
+/// Adds the [`PerftStats`] of `board` (status `S`) to `depth >= 1` to `stats` through the
+/// entries of engine `B`.
+///
+/// # Safety
+/// The CPU supports B.
 #[inline(always)]
-pub(crate) fn node<S: StatusFlags, B: SliderBackend>(
+pub(crate) unsafe fn stats_entry<S: StatusFlags, B: Engine>(
     board: &Board,
     ep: u8,
     depth: u32,
     stats: &mut PerftStats,
 ) {
     if depth <= 1 {
-        let mut sink = StatsSink::<B>::new::<S>(board);
-        generate::<S, B, AnyPieces, _>(board, ep, &mut sink);
-        *stats += sink.stats;
-        return;
+        // The leaf statistics read no castling right of the opponent (its checks are
+        // answered without castling): the 16 `Counted` statuses serve all 64.
+        // SAFETY: the caller guarantees the CPU supports B.
+        unsafe {
+            B::enter(StatsLeaf::<Counted<S>> {
+                board,
+                ep,
+                stats,
+                status: PhantomData,
+            })
+        }
+    } else {
+        let mut children = StatsChildren::<B> {
+            child_depth: depth - 1,
+            stats,
+            engine: PhantomData,
+        };
+        // SAFETY: as above.
+        unsafe { B::enter(Interior::<S>::new(board, ep, &mut children)) }
     }
-    let mut visitor = MakeChildren(Recurse::<B> {
-        child_depth: depth - 1,
-        stats,
-        backend: PhantomData,
-    });
-    visit::<S, B, _>(board, ep, &mut visitor);
 }
 
-/// Recurses into each child through its status's entry.
-struct Recurse<'a, B> {
+/// Adds each child's statistics to `child_depth`, for an interior node.
+struct StatsChildren<'a, B> {
     child_depth: u32,
     stats: &'a mut PerftStats,
-    backend: PhantomData<B>,
+    engine: PhantomData<B>,
 }
 
-impl<B: SliderBackend> Descend for Recurse<'_, B> {
+impl<B: Engine> ChildAction for StatsChildren<'_, B> {
+    fn child(&mut self, _: &Board, child: &Board, _: ChildMove, status: u8, ep: u8) {
+        let at = StatsAt::<B> {
+            board: child,
+            ep,
+            depth: self.child_depth,
+            stats: self.stats,
+            engine: PhantomData,
+        };
+        dispatch(status, at);
+    }
+}
+
+/// [`stats_entry`] once a child's status is known.
+struct StatsAt<'a, B> {
+    board: &'a Board,
+    ep: u8,
+    depth: u32,
+    stats: &'a mut PerftStats,
+    engine: PhantomData<B>,
+}
+
+impl<B: Engine> StatusOp for StatsAt<'_, B> {
+    type Output = ();
     #[inline(always)]
-    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
-        let mut child = *parent;
-        make(&mut child);
-        // SAFETY: this runs inside one of B's entries, so the CPU supports B.
-        unsafe { B::perft_stats::<C>(&child, ep, self.child_depth, self.stats) }
+    fn run<S: StatusFlags>(self) {
+        // SAFETY: a StatsAt<B> is made only by `StatsChildren<B>`, which lives inside B's
+        // entries, so the CPU supports B.
+        unsafe { stats_entry::<S, B>(self.board, self.ep, self.depth, self.stats) }
     }
 }
 
@@ -298,7 +263,7 @@ struct StatsSink<B> {
     backend: PhantomData<B>,
 }
 
-impl<B: SliderBackend> StatsSink<B> {
+impl<B: Engine> StatsSink<B> {
     /// The per-position tables for side to move `S::WHITE`.
     #[inline(always)]
     fn new<S: StatusFlags>(board: &Board) -> StatsSink<B> {
@@ -413,7 +378,7 @@ impl<B: SliderBackend> StatsSink<B> {
         // The bulk-counting entry at depth 1 counts the replies; castling rights in `C`
         // do not matter, as nobody castles out of check.
         // SAFETY: this runs inside one of B's entries, so the CPU supports B.
-        let replies = unsafe { B::perft::<C>(child, ep, 1) };
+        let replies = unsafe { count_entry::<C, B>(child, ep) };
         self.stats.checkmates += u64::from(replies == 0);
     }
 
@@ -490,7 +455,7 @@ fn sq(index: usize) -> Square {
     Square::from_index(index as u32)
 }
 
-impl<B: SliderBackend> Sink for StatsSink<B> {
+impl<B: Engine> Sink for StatsSink<B> {
     #[inline(always)]
     fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64) {
         self.moves::<S>(board, Piece::King, from, targets);

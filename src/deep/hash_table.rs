@@ -15,15 +15,13 @@
 //! same way: the entry stores `key ^ data` beside `data`, and a mix of two writes checks
 //! against no key but with probability 2⁻⁶⁴.
 
-use crate::board::{Board, castle_rook_squares, en_passant_victim};
-use crate::dispatch::{StatusOp, dispatch};
+use crate::base::board::Board;
+use crate::base::geometry::{castle_rook_squares, en_passant_victim};
+use crate::base::types::{Color, Piece, Square};
+use crate::count::perft::{ChildAction, ChildKind, ChildMove, interior_at, perft_at};
+use crate::generator::entry::{Engine, EngineOp, with_engine};
 use crate::position::Position;
-use crate::slider::{
-    Backend, BackendOp, BackendUnavailable, Resolved, SliderBackend, with_resolved,
-};
-use crate::status::StatusFlags;
-use crate::types::{Color, Piece, Square};
-use crate::visitor::Visitor;
+use crate::slider::{Backend, BackendUnavailable, Resolved};
 use core::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -96,19 +94,21 @@ fn piece_key(color: Color, piece: Piece, square: Square) -> u128 {
     PIECE_KEYS[color as usize][piece as usize][square.index() & 63]
 }
 
-/// The status part of a key: status `S` and, if it has one, the en-passant square.
+/// The status part of a key: the status with index `status` and, if it has one (bit 1),
+/// the en-passant square.
 #[inline(always)]
-fn status_key<S: StatusFlags>(ep: u8) -> u128 {
-    let ep_key = if S::EP { EP_KEYS[ep as usize & 63] } else { 0 };
-    STATUS_KEYS[S::INDEX as usize] ^ ep_key
+fn status_key(status: u8, ep: u8) -> u128 {
+    let ep_key = if status & 2 != 0 {
+        EP_KEYS[ep as usize & 63]
+    } else {
+        0
+    };
+    STATUS_KEYS[status as usize & 63] ^ ep_key
 }
 
 /// The key of a board with status index `status` and en-passant square `ep`, from scratch.
 fn full_key(board: &Board, status: u8, ep: u8) -> u128 {
-    let mut key = STATUS_KEYS[status as usize & 63];
-    if status & 2 != 0 {
-        key ^= EP_KEYS[ep as usize & 63];
-    }
+    let mut key = status_key(status, ep);
     for color in [Color::White, Color::Black] {
         for piece in Piece::ALL {
             for square in board.pieces(color, piece) {
@@ -443,7 +443,7 @@ impl core::fmt::Debug for HashTable {
 // ---------------------------------------------------------------------------------------
 // The hashed recursion
 
-/// [`crate::perft`] with subtree counts cached in `table` (which may be shared with other
+/// [`crate::count::perft`] with subtree counts cached in `table` (which may be shared with other
 /// threads and kept between calls: entries are keyed by position and depth).
 ///
 /// # Examples
@@ -482,17 +482,13 @@ pub(crate) fn perft_hashed_resolved(
         table,
         stats: TableStats::default(),
     };
-    let nodes = with_resolved(
-        backend,
-        HashedRoot {
-            board: position.board(),
-            ep: position.ep_index(),
-            status: position.status_index(),
-            key: position_key(position),
-            depth,
-            context: &mut context,
-        },
-    );
+    let root = HashedRoot {
+        position,
+        key: position_key(position),
+        depth,
+        context: &mut context,
+    };
+    let nodes = with_engine(backend, root);
     table.add_stats(&context.stats);
     nodes
 }
@@ -503,50 +499,41 @@ struct Context<'a> {
     stats: TableStats,
 }
 
+/// [`perft_hashed_resolved`] once the engine is known.
 struct HashedRoot<'a, 'b> {
-    board: &'a Board,
-    ep: u8,
-    status: u8,
+    position: &'a Position,
     key: u128,
     depth: u32,
     context: &'a mut Context<'b>,
 }
 
-impl BackendOp for HashedRoot<'_, '_> {
+impl EngineOp for HashedRoot<'_, '_> {
     type Output = u64;
-    unsafe fn run<B: SliderBackend>(self) -> u64 {
-        dispatch(
-            self.status,
-            HashedStatus::<B> {
-                root: self,
-                backend: PhantomData,
-            },
-        )
+    unsafe fn run<B: Engine>(self) -> u64 {
+        let position = self.position;
+        // SAFETY: the caller guarantees the CPU supports B.
+        unsafe {
+            hashed::<B>(
+                &position.board,
+                position.status_index(),
+                position.ep_index(),
+                self.depth,
+                self.key,
+                self.context,
+            )
+        }
     }
 }
 
-struct HashedStatus<'a, 'b, B> {
-    root: HashedRoot<'a, 'b>,
-    backend: PhantomData<B>,
-}
-
-impl<B: SliderBackend> StatusOp for HashedStatus<'_, '_, B> {
-    type Output = u64;
-    fn run<S: StatusFlags>(self) -> u64 {
-        let root = self.root;
-        // SAFETY: built only by `HashedRoot::run::<B>`, whose caller guarantees the CPU
-        // supports B.
-        unsafe { hashed_node::<S, B>(root.board, root.ep, root.depth, root.key, root.context) }
-    }
-}
-
-/// Perft of `board` (status `S`, key `key`) to `depth`, through the table.
+/// Perft of `board` (status index `status`, en-passant square `ep`, key `key`) to `depth`,
+/// through the table where the subtree is deep enough to be worth a probe: a hit returns
+/// the stored count, a miss counts (the children through the table again) and stores.
 ///
 /// # Safety
 /// The CPU supports B.
-#[inline(always)]
-unsafe fn hashed_node<S: StatusFlags, B: SliderBackend>(
+unsafe fn hashed<B: Engine>(
     board: &Board,
+    status: u8,
     ep: u8,
     depth: u32,
     key: u128,
@@ -554,7 +541,7 @@ unsafe fn hashed_node<S: StatusFlags, B: SliderBackend>(
 ) -> u64 {
     if depth < MIN_PROBE_DEPTH {
         // SAFETY: the caller guarantees the CPU supports B.
-        return unsafe { B::perft::<S>(board, ep, depth) };
+        return unsafe { perft_at::<B>(board, status, ep, depth) };
     }
     context.stats.probes += 1;
     if let Some(nodes) = context.table.probe(key, depth) {
@@ -564,7 +551,7 @@ unsafe fn hashed_node<S: StatusFlags, B: SliderBackend>(
         if every != 0 && ((key >> 64) as u64).is_multiple_of(every) {
             context.stats.verified += 1;
             // SAFETY: as above.
-            let recount = unsafe { B::perft::<S>(board, ep, depth) };
+            let recount = unsafe { perft_at::<B>(board, status, ep, depth) };
             context.stats.mismatches += u64::from(recount != nodes);
         }
         return nodes;
@@ -572,117 +559,91 @@ unsafe fn hashed_node<S: StatusFlags, B: SliderBackend>(
     if depth == 2 {
         // The children are not probed, so they need no keys: the batched depth-2 count.
         // SAFETY: as above.
-        let nodes = unsafe { B::perft_depth2::<S>(board, ep) };
+        let nodes = unsafe { perft_at::<B>(board, status, ep, 2) };
         context.table.store(key, depth, nodes);
         return nodes;
     }
-    let base = key ^ status_key::<S>(ep);
-    if depth == 3 {
-        // The children are depth-2 subtrees, each only a few hundred nanoseconds of counting:
-        // start loading all their buckets first, so the probes wait for memory in parallel
-        // instead of one after another.
+    let mut children = HashedChildren::<B> {
+        base: key ^ status_key(status, ep),
+        child_depth: depth - 1,
+        // The children of a depth-3 node are depth-2 subtrees, each only a few hundred
+        // nanoseconds of counting: a first pass starts loading all their buckets, so the
+        // probes of the second wait for memory in parallel instead of one after another.
+        prefetch: depth == 3,
+        nodes: 0,
+        context,
+        engine: PhantomData,
+    };
+    if children.prefetch {
         // SAFETY: as above.
-        unsafe { hashed_children::<S, B, true>(board, ep, base, depth - 1, context) };
+        unsafe { interior_at::<B>(board, status, ep, &mut children) };
+        children.prefetch = false;
     }
     // SAFETY: as above.
-    let nodes = unsafe { hashed_children::<S, B, false>(board, ep, base, depth - 1, context) };
+    unsafe { interior_at::<B>(board, status, ep, &mut children) };
+    let nodes = children.nodes;
     context.table.store(key, depth, nodes);
     nodes
 }
 
-/// Visits the children of `board` (status `S`, key without its status part `base`) with
-/// [`HashedChildren`]: their count at `child_depth`, or with `PREFETCH` only their buckets
-/// prefetched (and 0).
-///
-/// # Safety
-/// The CPU supports B.
-#[inline(always)]
-unsafe fn hashed_children<S: StatusFlags, B: SliderBackend, const PREFETCH: bool>(
-    board: &Board,
-    ep: u8,
-    base: u128,
-    child_depth: u32,
-    context: &mut Context,
-) -> u64 {
-    let mut children = HashedChildren::<'_, '_, S, B, PREFETCH> {
-        base,
-        child_depth,
-        nodes: 0,
-        context,
-        marker: PhantomData,
-    };
-    // SAFETY: the caller guarantees the CPU supports B.
-    unsafe { B::visit::<S, _>(board, ep, &mut children) };
-    children.nodes
-}
-
-/// Makes each child of a status-`S` parent, updates the key by the move, and recurses
-/// through the table; or, with `PREFETCH`, only computes each child's key and prefetches its
-/// bucket.
-struct HashedChildren<'a, 'b, S, B, const PREFETCH: bool> {
+/// Updates the key by each child's move and counts the child through the table; or, in the
+/// prefetch pass, only computes its key and prefetches its bucket.
+struct HashedChildren<'a, 'b, B> {
     /// The parent's key without its status part (side, rights, en passant).
     base: u128,
     child_depth: u32,
+    /// This pass only prefetches.
+    prefetch: bool,
     nodes: u64,
     context: &'a mut Context<'b>,
-    marker: PhantomData<(S, B)>,
+    engine: PhantomData<B>,
 }
 
-impl<S: StatusFlags, B: SliderBackend, const PREFETCH: bool>
-    HashedChildren<'_, '_, S, B, PREFETCH>
-{
-    /// Recurses into the child `make` builds from `parent`, whose status is `C`, en-passant
-    /// square `ep`, and whose pieces differ from the parent's by the key delta `pieces`.
-    #[inline(always)]
-    fn descend<C: StatusFlags>(
-        &mut self,
-        parent: &Board,
-        make: impl FnOnce(&mut Board),
-        ep: u8,
-        pieces: u128,
-    ) {
-        let key = self.base ^ status_key::<C>(ep) ^ pieces;
-        if PREFETCH {
+impl<B: Engine> ChildAction for HashedChildren<'_, '_, B> {
+    fn child(&mut self, parent: &Board, child: &Board, mv: ChildMove, status: u8, ep: u8) {
+        // Bit 0 of the status is "white to move": the mover is the other side.
+        let mover = Color::from_white(status & 1 == 0);
+        let key = self.base ^ status_key(status, ep) ^ move_delta(parent, mv, mover);
+        if self.prefetch {
             self.context.table.prefetch(key);
             return;
         }
-        let mut child = *parent;
-        make(&mut child);
         #[cfg(test)]
-        assert_eq!(key, full_key(&child, C::INDEX, ep), "incremental key");
-        // SAFETY: this visitor only runs inside B's entries (`hashed_node`), so the CPU
-        // supports B.
+        assert_eq!(key, full_key(child, status, ep), "incremental key");
+        // SAFETY: a HashedChildren<B> is made only inside `hashed::<B>`, whose caller
+        // guarantees the CPU supports B.
         self.nodes +=
-            unsafe { hashed_node::<C, B>(&child, ep, self.child_depth, key, self.context) };
-    }
-
-    /// A move of `piece` from `from` to `to` (taking what stands there) by the side that
-    /// moved into status `C`.
-    #[inline(always)]
-    fn piece_move<C: StatusFlags>(
-        &mut self,
-        board: &Board,
-        piece: Piece,
-        from: Square,
-        to: Square,
-    ) {
-        let mover = mover::<C>();
-        let delta = piece_key(mover, piece, from)
-            ^ piece_key(mover, piece, to)
-            ^ capture_delta(board, mover, to);
-        self.descend::<C>(
-            board,
-            |child| child.apply_move(mover, piece, from, to),
-            0,
-            delta,
-        );
+            unsafe { hashed::<B>(child, status, ep, self.child_depth, key, self.context) };
     }
 }
 
-/// The colour that made the move leading to status `C`.
-#[inline(always)]
-fn mover<C: StatusFlags>() -> Color {
-    Color::from_white(!C::WHITE)
+/// How the pieces' key changes when `mover` makes `mv` on `parent`.
+fn move_delta(parent: &Board, mv: ChildMove, mover: Color) -> u128 {
+    let ChildMove {
+        piece,
+        from,
+        to,
+        kind,
+    } = mv;
+    let moved = piece_key(mover, piece, from);
+    match kind {
+        ChildKind::Plain => moved ^ piece_key(mover, piece, to) ^ capture_delta(parent, mover, to),
+        ChildKind::Castle => {
+            let (rook_from, rook_to) = castle_rook_squares(to);
+            moved
+                ^ piece_key(mover, Piece::King, to)
+                ^ piece_key(mover, Piece::Rook, rook_from)
+                ^ piece_key(mover, Piece::Rook, rook_to)
+        }
+        ChildKind::EnPassant => {
+            moved
+                ^ piece_key(mover, Piece::Pawn, to)
+                ^ piece_key(!mover, Piece::Pawn, en_passant_victim(mover, to))
+        }
+        ChildKind::Promotion(promoted) => {
+            moved ^ piece_key(mover, promoted, to) ^ capture_delta(parent, mover, to)
+        }
+    }
 }
 
 /// The key change of removing whatever `mover`'s opponent has on `to`.
@@ -703,79 +664,6 @@ fn capture_delta(board: &Board, mover: Color, to: Square) -> u128 {
     .find(|&piece| board.pieces(victim, piece).contains(to))
     .unwrap_or(Piece::King);
     piece_key(victim, piece, to)
-}
-
-impl<S: StatusFlags, B: SliderBackend, const PREFETCH: bool> Visitor
-    for HashedChildren<'_, '_, S, B, PREFETCH>
-{
-    #[inline(always)]
-    fn king<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.piece_move::<C>(board, Piece::King, from, to);
-    }
-    #[inline(always)]
-    fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        let mover = mover::<C>();
-        let (rook_from, rook_to) = castle_rook_squares(to);
-        let delta = piece_key(mover, Piece::King, from)
-            ^ piece_key(mover, Piece::King, to)
-            ^ piece_key(mover, Piece::Rook, rook_from)
-            ^ piece_key(mover, Piece::Rook, rook_to);
-        self.descend::<C>(board, |child| child.apply_castle(mover, from, to), 0, delta);
-    }
-    #[inline(always)]
-    fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.piece_move::<C>(board, Piece::Pawn, from, to);
-    }
-    #[inline(always)]
-    fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        let mover = mover::<C>();
-        let ep = ((from.index() + to.index()) / 2) as u8;
-        let delta = piece_key(mover, Piece::Pawn, from) ^ piece_key(mover, Piece::Pawn, to);
-        let make = |child: &mut Board| child.apply_move(mover, Piece::Pawn, from, to);
-        self.descend::<C>(board, make, ep, delta);
-    }
-    #[inline(always)]
-    fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.piece_move::<C>(board, Piece::Pawn, from, to);
-    }
-    #[inline(always)]
-    fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        let mover = mover::<C>();
-        let delta = piece_key(mover, Piece::Pawn, from)
-            ^ piece_key(mover, Piece::Pawn, to)
-            ^ piece_key(!mover, Piece::Pawn, en_passant_victim(mover, to));
-        self.descend::<C>(
-            board,
-            |child| child.apply_en_passant(mover, from, to),
-            0,
-            delta,
-        );
-    }
-    #[inline(always)]
-    fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece) {
-        let mover = mover::<C>();
-        let delta = piece_key(mover, Piece::Pawn, from)
-            ^ piece_key(mover, piece, to)
-            ^ capture_delta(board, mover, to);
-        let make = |child: &mut Board| child.apply_promotion(mover, from, to, piece);
-        self.descend::<C>(board, make, 0, delta);
-    }
-    #[inline(always)]
-    fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.piece_move::<C>(board, Piece::Knight, from, to);
-    }
-    #[inline(always)]
-    fn bishop<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.piece_move::<C>(board, Piece::Bishop, from, to);
-    }
-    #[inline(always)]
-    fn rook<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.piece_move::<C>(board, Piece::Rook, from, to);
-    }
-    #[inline(always)]
-    fn queen<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        self.piece_move::<C>(board, Piece::Queen, from, to);
-    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Perft on several threads. The tree is cut into work units a few plies below the root
-//! (the unique positions under each root move, from [`crate::split`]); std scoped threads
+//! (the unique positions under each root move, from [`split`]); std scoped threads
 //! take them from one atomic index, largest first within each root move and root moves
 //! largest first, so the last units handed out are the smallest. Counts are those of one
 //! thread: every unit is counted by the same single-threaded perft.
@@ -7,12 +7,12 @@
 //! No global state: the caller owns the stop flag and the progress callback, and the
 //! threads live only for the duration of one call.
 
-use crate::hash_table::{HashTable, perft_hashed_resolved};
-use crate::moves::Move;
-use crate::perft::perft_resolved;
+use crate::deep::hash_table::{HashTable, perft_hashed_resolved};
+use crate::deep::workload::{WorkUnit, split};
 use crate::position::Position;
+use crate::position::moves::Move;
+use crate::position::perft::perft_resolved;
 use crate::slider::{Backend, BackendUnavailable, Resolved};
-use crate::workload::{WorkUnit, split};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// How a parallel count runs: threads, backend and an optional stop flag.

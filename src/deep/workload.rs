@@ -3,10 +3,11 @@
 //! [`WorkUnit`] reads and writes them as EPD lines (`<fen> ;count N ;depth D`). The perft of
 //! the root is the sum of `count × perft(position, depth)` over the units.
 
-use crate::board::Board;
-use crate::fen::FenError;
-use crate::position::{CastlingRights, Position};
-use crate::types::{Color, Square};
+use crate::base::board::Board;
+use crate::base::types::{Color, Square};
+use crate::position::Position;
+use crate::position::castling::CastlingRights;
+use crate::position::fen::FenError;
 use std::collections::HashMap;
 use std::fmt;
 

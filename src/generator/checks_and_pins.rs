@@ -2,11 +2,11 @@
 //! king-ban test. With these, every move the generator emits is legal; nothing is made and
 //! taken back to find out.
 
-use crate::attacks::{self, between};
-use crate::board::Board;
-use crate::material::Material;
-use crate::slider::SliderBackend;
-use crate::types::{Color, Piece};
+use crate::base::attacks::{self, between};
+use crate::base::board::Board;
+use crate::base::types::{BitIter, Color, Piece};
+use crate::generator::material::Material;
+use crate::slider::Lookup;
 
 /// The masks that make the side to move's non-king moves legal.
 #[derive(Clone, Copy, Debug)]
@@ -29,7 +29,7 @@ impl LegalMasks {
     /// stop the ray): a "sniper" with nothing between is a checker, with exactly one of our
     /// pieces between it pins that piece.
     #[inline(always)]
-    pub(crate) fn compute<B: SliderBackend, M: Material>(
+    pub(crate) fn compute<B: Lookup, M: Material>(
         board: &Board,
         us: Color,
         king: usize,
@@ -104,7 +104,7 @@ fn scan_snipers(
 /// test: the caller passes the occupancy without the moving king, so a slider's ray is not
 /// blocked by the king it checks.
 #[inline(always)]
-pub(crate) fn attacked<B: SliderBackend, M: Material>(
+pub(crate) fn attacked<B: Lookup, M: Material>(
     board: &Board,
     them: Color,
     square: usize,
@@ -124,7 +124,7 @@ pub(crate) fn attacked<B: SliderBackend, M: Material>(
 /// whose `reach` is given: the king-ban set, when the caller passes the occupancy without
 /// the king that must not step into it.
 #[inline(always)]
-pub(crate) fn king_ban<B: SliderBackend, M: Material>(
+pub(crate) fn king_ban<B: Lookup, M: Material>(
     board: &Board,
     them: Color,
     occupied: u64,
@@ -182,27 +182,10 @@ impl AttackReach {
     }
 }
 
-/// The squares of a bitboard as indices, lowest first.
-#[derive(Clone, Copy)]
-pub(crate) struct BitIter(pub(crate) u64);
-
-impl Iterator for BitIter {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let square = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(square)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::material::AnyPieces;
+    use crate::generator::material::AnyPieces;
     use crate::position::Position;
     use crate::slider::magic::Magic;
 

@@ -2,7 +2,7 @@
 //! 1 en passant, 2–5 castling rights WK WQ BK BQ) enters the monomorphised code for that
 //! status. Generated with `seq-macro`; it compiles to a single jump table.
 
-use crate::status::{Status, StatusFlags};
+use crate::base::status::{Status, StatusFlags};
 use seq_macro::seq;
 
 /// An operation to run with the status type an index names.

@@ -4,10 +4,9 @@
 //! `color`'s knights?" with a constant empty set when the kind is absent; the generator asks
 //! it instead of the board, so the absent kinds compile away.
 
-use crate::attacks::shift;
-use crate::board::Board;
-use crate::movegen::{pawn_push, promotion_rank};
-use crate::types::{Color, Piece};
+use crate::base::board::Board;
+use crate::base::geometry::seventh_rank;
+use crate::base::types::{Color, Piece};
 
 /// The kinds of piece a board may hold: the generator (`movegen`, `checks_and_pins`) reads
 /// knights, bishops and queens only through here, so an absent kind's set is the constant 0
@@ -69,7 +68,7 @@ impl Pieces<true, true> {
     pub(crate) fn narrowest<Op: MaterialOp>(board: &Board, mover: Color, op: Op) -> Op::Output {
         let both = |piece| board.bits(Color::White, piece) | board.bits(Color::Black, piece);
         let white = mover == Color::White;
-        let seventh = shift(promotion_rank(white), -pawn_push(white));
+        let seventh = seventh_rank(white);
         let may_promote = board.bits(mover, Piece::Pawn) & seventh != 0;
         let knights = may_promote || both(Piece::Knight) != 0;
         let diagonals = may_promote || both(Piece::Bishop) | both(Piece::Queen) != 0;

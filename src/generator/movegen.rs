@@ -1,16 +1,20 @@
 //! The enumerator: for a board whose status `S` is a type, computes the legal target sets of
 //! every piece and hands them, as sets, to a [`Sink`]. The counting sink adds popcounts
-//! (bulk counting at the last ply); the visiting sink (in [`crate::visitor`]) splits them into
+//! (bulk counting at the last ply); the visiting sink (in [`crate::generator::visitor`]) splits them into
 //! single moves with their child statuses. No branch here asks whose move it is or whether
 //! castling or en passant exist: those are consts of `S`.
 
-use crate::attacks::{self, NOT_FILE_A, NOT_FILE_H, shift};
-use crate::board::{Board, en_passant_victim};
-use crate::checks_and_pins::{AttackReach, BitIter, LegalMasks, attacked, king_ban};
-use crate::material::Material;
-use crate::slider::SliderBackend;
-use crate::status::StatusFlags;
-use crate::types::{Color, Piece, Square};
+use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H, shift};
+use crate::base::board::Board;
+use crate::base::geometry::{
+    KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, back_rank_base, double_push_rank,
+    en_passant_victim, pawn_captures, pawn_push, promotion_rank,
+};
+use crate::base::status::StatusFlags;
+use crate::base::types::{BitIter, Color, Piece, Square};
+use crate::generator::checks_and_pins::{AttackReach, LegalMasks, attacked, king_ban};
+use crate::generator::material::Material;
+use crate::slider::Lookup;
 
 /// Receives legal target sets from [`generate`]. `from`/`to` are square indices; pawn sets
 /// come as destination sets with `delta = to - from`.
@@ -71,47 +75,13 @@ impl Sink for Counter {
     }
 }
 
-/// Rank 3 from the mover's side: single pushes landing here may push again.
-pub(crate) const fn double_push_rank(white: bool) -> u64 {
-    if white { 0xFF << 16 } else { 0xFF << 40 }
-}
-
-/// The mover's last rank.
-pub(crate) const fn promotion_rank(white: bool) -> u64 {
-    if white { 0xFF << 56 } else { 0xFF }
-}
-
-/// The mover's back rank, where its king and rooks start (square index of a1 or a8).
-pub(crate) const fn back_rank_base(white: bool) -> usize {
-    if white { 0 } else { 56 }
-}
-
-/// The squares between king and rook that must be empty to castle king side (f, g) and queen
-/// side (b, c, d), on the first rank; shifted by [`back_rank_base`] for either side.
-pub(crate) const KING_SIDE_PATH: u64 = 0b0110_0000;
-/// See [`KING_SIDE_PATH`].
-pub(crate) const QUEEN_SIDE_PATH: u64 = 0b0000_1110;
-/// The queen-side squares the king crosses or lands on (c, d): b need only be empty.
-pub(crate) const QUEEN_SIDE_KING_SQUARES: u64 = 0b0000_1100;
-
-/// The single-push delta of `white`'s pawns.
-pub(crate) const fn pawn_push(white: bool) -> i8 {
-    if white { 8 } else { -8 }
-}
-
-/// The capture deltas of `white`'s pawns: toward the a-file (white +7, black -9) and toward
-/// the h-file (white +9, black -7).
-const fn pawn_captures(white: bool) -> (i8, i8) {
-    if white { (7, 9) } else { (-9, -7) }
-}
-
 /// The side to move's (status `S`) king moves: its steps (the free neighbours of its king
 /// that the opponent does not attack once the king has left `without_king`'s occupancy), and
 /// whether it may castle king side and queen side (the right, not `in_check`, the squares
 /// between king and rook empty, and none the king crosses or lands on attacked). `reach`
 /// must cover every square whose safety this tests.
 #[inline(always)]
-pub(crate) fn king_moves<S: StatusFlags, B: SliderBackend, M: Material>(
+pub(crate) fn king_moves<S: StatusFlags, B: Lookup, M: Material>(
     board: &Board,
     in_check: bool,
     without_king: u64,
@@ -187,7 +157,7 @@ pub(crate) fn knight_moves<M: Material>(
 /// `movable` (not our own, inside the checkmask) on the piece's rays, and a pinned slider's
 /// only along its pin line (a pinned knight cannot move at all; that is the caller's).
 #[inline(always)]
-pub(crate) fn slider_moves<B: SliderBackend, M: Material>(
+pub(crate) fn slider_moves<B: Lookup, M: Material>(
     board: &Board,
     us: Color,
     movable: u64,
@@ -319,7 +289,7 @@ impl PawnMoves {
 /// Generates every legal move of `board` (status `S`, en-passant target square `ep`, read
 /// only when `S::EP`) into `sink`.
 #[inline(always)]
-pub(crate) fn generate<S: StatusFlags, B: SliderBackend, M: Material, K: Sink>(
+pub(crate) fn generate<S: StatusFlags, B: Lookup, M: Material, K: Sink>(
     board: &Board,
     ep: u8,
     sink: &mut K,
@@ -333,7 +303,7 @@ pub(crate) fn generate<S: StatusFlags, B: SliderBackend, M: Material, K: Sink>(
 /// [`generate`] when the side to move's legality masks are known already, and where the
 /// opponent's pieces can attack its king's squares (`king_reach`, see [`king_moves`]).
 #[inline(always)]
-pub(crate) fn generate_with_masks<S: StatusFlags, B: SliderBackend, M: Material, K: Sink>(
+pub(crate) fn generate_with_masks<S: StatusFlags, B: Lookup, M: Material, K: Sink>(
     board: &Board,
     ep: u8,
     masks: &LegalMasks,

@@ -3,17 +3,18 @@
 //! rook move or by a rook captured on its corner, and the en-passant flag after a double push,
 //! are decided here, per move, at compile time where possible.
 
-use crate::attacks;
-use crate::board::Board;
-use crate::board::rook_corner;
-use crate::checks_and_pins::BitIter;
-use crate::material::AnyPieces;
-use crate::movegen::{Sink, generate};
-use crate::slider::SliderBackend;
-use crate::status::{
+use crate::base::attacks;
+use crate::base::board::Board;
+use crate::base::geometry::rook_corner;
+use crate::base::status::{
     ClearOurBoth, ClearOurK, ClearOurQ, ClearTheirK, ClearTheirQ, Flip, FlipSetEp, StatusFlags,
 };
-use crate::types::{Color, Piece, Square};
+use crate::base::types::BitIter;
+use crate::base::types::{Color, Piece, Square};
+use crate::generator::entry::{Engine, Operation};
+use crate::generator::material::AnyPieces;
+use crate::generator::movegen::{Sink, generate};
+use crate::slider::Lookup;
 
 /// Receives every legal move of a position, one method per kind of move.
 ///
@@ -88,15 +89,32 @@ pub trait Visitor {
     fn queen<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
 }
 
-/// Runs the generator for status `S` with `visitor`, on backend `B` (inlined into `B`'s
-/// entry).
+/// Runs the generator for status `S` with `visitor`, on backend `B` (inlined into the
+/// caller, which runs inside `B`'s entry).
 #[inline(always)]
-pub(crate) fn visit<S: StatusFlags, B: SliderBackend, V: Visitor>(
-    board: &Board,
-    ep: u8,
-    visitor: &mut V,
-) {
+pub(crate) fn visit<S: StatusFlags, B: Lookup, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
     generate::<S, B, AnyPieces, _>(board, ep, &mut VisitSink(visitor));
+}
+
+/// Hands every legal move of a board (status `S`, en-passant square `ep`) to a visitor,
+/// inside an engine's entry.
+pub(crate) struct VisitOp<'a, S, V> {
+    /// The board.
+    pub(crate) board: &'a Board,
+    /// Its en-passant square (read only when `S::EP`).
+    pub(crate) ep: u8,
+    /// Who receives the moves.
+    pub(crate) visitor: &'a mut V,
+    /// The board's status.
+    pub(crate) status: core::marker::PhantomData<S>,
+}
+
+impl<S: StatusFlags, V: Visitor> Operation for VisitOp<'_, S, V> {
+    type Output = ();
+    #[inline(always)]
+    unsafe fn run<B: Engine>(self) {
+        visit::<S, B, V>(self.board, self.ep, self.visitor);
+    }
 }
 
 /// Turns target sets into visitor calls.

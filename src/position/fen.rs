@@ -3,13 +3,14 @@
 //! match the king and rook squares, a real en-passant pawn, the side not to move not in
 //! check, no pawns on the first or last rank), and `Display` for [`Position`].
 
-use crate::board::{Board, rook_corner};
-use crate::checks_and_pins::attacked;
-use crate::material::AnyPieces;
-use crate::position::{CastlingRights, Position};
+use crate::base::board::Board;
+use crate::base::geometry::rook_corner;
+use crate::base::types::{Color, Piece, Square};
+use crate::generator::checks_and_pins::attacked;
+use crate::generator::material::AnyPieces;
+use crate::position::castling::CastlingRights;
+use crate::position::{Position, zobrist};
 use crate::slider::magic::Magic;
-use crate::types::{Color, Piece, Square};
-use crate::zobrist;
 use core::fmt;
 
 /// A FEN field, for error messages.
@@ -292,8 +293,8 @@ impl Position {
         // Keep the square only when a pawn could take, as `play` records it and Polyglot
         // hashes it: one position, one value, one key.
         let ep_square = ep_square.filter(|square| {
-            let pushed = crate::board::en_passant_victim(side, *square);
-            crate::attacks::beside(board.bits(side, Piece::Pawn)) & pushed.bit() != 0
+            let pushed = crate::base::geometry::en_passant_victim(side, *square);
+            crate::base::attacks::beside(board.bits(side, Piece::Pawn)) & pushed.bit() != 0
         });
         Ok(Position {
             key: zobrist::key_of(&board, side, castling, ep_square),
@@ -351,7 +352,7 @@ fn parse_placement(placement: &str) -> Result<Board, FenError> {
     }
     let pawns = board.bits(Color::White, Piece::Pawn) | board.bits(Color::Black, Piece::Pawn);
     let back_ranks = 0xFF00_0000_0000_00FF;
-    if let Some(square) = crate::types::Bitboard(pawns & back_ranks)
+    if let Some(square) = crate::base::types::Bitboard(pawns & back_ranks)
         .into_iter()
         .next()
     {

@@ -1,133 +1,31 @@
-//! [`Position`]: a [`Board`] plus the side to move, castling rights, en-passant square and
-//! move counters; the runtime face of the compile-time [`crate::Status`]. Built from FEN
-//! (see [`crate::fen`]), played by copy-make.
+//! The position layer: [`Position`] (a [`Board`] plus the side to move, castling rights,
+//! en-passant square and move counters; the runtime face of the compile-time
+//! [`crate::Status`]), built from FEN ([`fen`]), played by copy-make with its Zobrist key
+//! ([`zobrist`]), its moves as values ([`moves`]), its castling rights ([`castling`]), and the
+//! public perft, divide and statistics functions ([`perft`]) that hand a position to the
+//! counting layer.
 
-use crate::board::{Board, rook_corner};
-use crate::checks_and_pins::attacked;
-use crate::dispatch::{StatusOp, dispatch};
-use crate::material::AnyPieces;
-use crate::moves::{EachMove, Move, MoveKind, MoveList, UciMoveError, parse_uci_parts};
+pub(crate) mod castling;
+pub(crate) mod fen;
+pub(crate) mod moves;
+pub(crate) mod perft;
+pub mod zobrist;
+
+use crate::base::board::Board;
+use crate::base::geometry::rook_corner;
+use crate::base::status::StatusFlags;
+use crate::base::types::{Color, Piece, Square};
+use crate::count::leaf::Counted;
+use crate::generator::checks_and_pins::attacked;
+use crate::generator::dispatch::{StatusOp, dispatch};
+use crate::generator::entry::{Engine, RootOp, at_root};
+use crate::generator::material::AnyPieces;
+use crate::generator::visitor::{VisitOp, Visitor};
+use crate::slider::Resolved;
 use crate::slider::magic::Magic;
-use crate::slider::{Backend, BackendOp, SliderBackend, with_backend};
-use crate::status::StatusFlags;
-use crate::types::{Color, Piece, Square};
-use crate::visitor::Visitor;
-use crate::zobrist;
+use castling::CastlingRights;
 use core::marker::PhantomData;
-
-/// Castling rights as four flags.
-///
-/// # Examples
-/// ```
-/// use constmove::{CastlingRights, Color, Position};
-/// let rights = Position::startpos().castling_rights();
-/// assert!(rights.has(Color::Black, true) && rights.has(Color::White, false));
-/// assert_eq!(CastlingRights::NONE.to_string(), "-");
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct CastlingRights(u8);
-
-impl CastlingRights {
-    /// No rights.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::{CastlingRights, Color};
-    /// assert!(!CastlingRights::NONE.has(Color::Black, false));
-    /// ```
-    pub const NONE: CastlingRights = CastlingRights(0);
-    /// All four rights.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::CastlingRights;
-    /// assert_eq!(CastlingRights::ALL.to_string(), "KQkq");
-    /// ```
-    pub const ALL: CastlingRights = CastlingRights(0b1111);
-
-    const fn bit(color: Color, kingside: bool) -> u8 {
-        1 << (2 * color as u8 + if kingside { 0 } else { 1 })
-    }
-
-    /// Whether `color` may still castle on the king side (`kingside`) or queen side.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::{CastlingRights, Color};
-    /// assert!(CastlingRights::ALL.has(Color::White, true));
-    /// assert!(!CastlingRights::NONE.has(Color::White, true));
-    /// ```
-    pub const fn has(self, color: Color, kingside: bool) -> bool {
-        self.0 & Self::bit(color, kingside) != 0
-    }
-
-    /// These rights with one right added.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::{CastlingRights, Color};
-    /// let rights = CastlingRights::NONE.with(Color::Black, false);
-    /// assert_eq!(rights.to_string(), "q");
-    /// ```
-    pub const fn with(self, color: Color, kingside: bool) -> CastlingRights {
-        CastlingRights(self.0 | Self::bit(color, kingside))
-    }
-
-    /// These rights with one right removed.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::{CastlingRights, Color};
-    /// assert_eq!(CastlingRights::ALL.without(Color::White, true).to_string(), "Qkq");
-    /// ```
-    pub const fn without(self, color: Color, kingside: bool) -> CastlingRights {
-        CastlingRights(self.0 & !Self::bit(color, kingside))
-    }
-
-    /// The four flags as bits: 1 White king side, 2 White queen side, 4 Black king side,
-    /// 8 Black queen side.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::CastlingRights;
-    /// assert_eq!(CastlingRights::ALL.bits(), 15);
-    /// ```
-    pub const fn bits(self) -> u8 {
-        self.0
-    }
-
-    /// The rights whose bits (as [`CastlingRights::bits`] numbers them) are set in `bits`;
-    /// higher bits are ignored.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::CastlingRights;
-    /// assert_eq!(CastlingRights::from_bits(0b0101).to_string(), "Kk");
-    /// assert_eq!(CastlingRights::from_bits(0xFF), CastlingRights::ALL);
-    /// ```
-    pub const fn from_bits(bits: u8) -> CastlingRights {
-        CastlingRights(bits & 0b1111)
-    }
-}
-
-impl core::fmt::Display for CastlingRights {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if self.0 == 0 {
-            return f.write_str("-");
-        }
-        for (color, kingside, letter) in [
-            (Color::White, true, 'K'),
-            (Color::White, false, 'Q'),
-            (Color::Black, true, 'k'),
-            (Color::Black, false, 'q'),
-        ] {
-            if self.has(color, kingside) {
-                write!(f, "{letter}")?;
-            }
-        }
-        Ok(())
-    }
-}
+use moves::{EachMove, Move, MoveKind, MoveList, UciMoveError, parse_uci_parts};
 
 /// A chess position: pieces, side to move, castling rights, en-passant square, and the
 /// halfmove clock and fullmove number. Parse one with [`str::parse`] or
@@ -338,10 +236,9 @@ impl Position {
         // keeps this instance of the generator out of the PEXT entries.
         dispatch(
             self.status_index(),
-            VisitStatus::<_, Magic> {
+            ListMoves {
                 position: self,
                 visitor: &mut collector,
-                backend: PhantomData,
             },
         );
         list
@@ -377,7 +274,7 @@ impl Position {
     /// assert_eq!(Position::startpos().outcome(), None);
     /// ```
     pub fn outcome(&self) -> Option<Outcome> {
-        if crate::perft::perft(self, 1) != 0 {
+        if perft::perft(self, 1) != 0 {
             None
         } else if self.is_check() {
             Some(Outcome::Checkmate { winner: !self.side })
@@ -427,7 +324,7 @@ impl Position {
     /// assert_eq!(captures.0, 34);
     /// ```
     pub fn visit_tree<V: Visitor>(&self, depth: u32, visitor: &mut V) {
-        crate::perft::visit_tree(self, depth, visitor);
+        perft::visit_tree(self, depth, visitor);
     }
 
     /// Hands every legal move to `visitor`, on the fastest backend for this CPU.
@@ -435,14 +332,14 @@ impl Position {
     /// # Examples
     /// See [`Visitor`].
     pub fn visit<V: Visitor>(&self, visitor: &mut V) {
-        let visited = with_backend(
-            Backend::Auto,
+        at_root(
+            Resolved::auto(),
+            self.status_index(),
             VisitRoot {
                 position: self,
                 visitor,
             },
         );
-        debug_assert!(visited.is_ok(), "the automatic backend always resolves");
     }
 
     /// The legal move `text` (UCI, castling as `e1g1`) names in this position.
@@ -526,7 +423,7 @@ impl Position {
         if mv.kind() == MoveKind::DoublePush {
             // Record the square only when a pawn could take, as the generator's status does.
             let their_pawns = self.board.bits(them, Piece::Pawn);
-            let beside = crate::attacks::beside(their_pawns) & to.bit();
+            let beside = crate::base::attacks::beside(their_pawns) & to.bit();
             if beside != 0 {
                 self.ep_square = Square::new(((from.index() + to.index()) / 2) as u8);
             }
@@ -547,37 +444,44 @@ impl Position {
     }
 }
 
+/// [`Position::visit`] once the engine and status are known.
 struct VisitRoot<'a, V> {
     position: &'a Position,
     visitor: &'a mut V,
 }
 
-impl<V: Visitor> BackendOp for VisitRoot<'_, V> {
+impl<V: Visitor> RootOp for VisitRoot<'_, V> {
     type Output = ();
-    unsafe fn run<B: SliderBackend>(self) {
-        dispatch(
-            self.position.status_index(),
-            VisitStatus::<V, B> {
-                position: self.position,
-                visitor: self.visitor,
-                backend: PhantomData,
-            },
-        )
+    unsafe fn run<S: StatusFlags, B: Engine>(self) {
+        let op = VisitOp::<S, V> {
+            board: &self.position.board,
+            ep: self.position.ep_index(),
+            visitor: self.visitor,
+            status: PhantomData,
+        };
+        // SAFETY: the caller guarantees the CPU supports B.
+        unsafe { B::enter(op) }
     }
 }
 
-struct VisitStatus<'a, V, B> {
+/// [`Position::legal_moves`] once the status is known: the magic engine, which needs no CPU
+/// feature, compiled for the 16 [`Counted`] statuses (the opponent's rights change only the
+/// children's statuses, which a list does not keep).
+struct ListMoves<'a, V> {
     position: &'a Position,
     visitor: &'a mut V,
-    backend: PhantomData<B>,
 }
 
-impl<V: Visitor, B: SliderBackend> StatusOp for VisitStatus<'_, V, B> {
+impl<V: Visitor> StatusOp for ListMoves<'_, V> {
     type Output = ();
     fn run<S: StatusFlags>(self) {
-        let position = self.position;
-        // SAFETY: built either with `Magic` (no CPU requirement) or by `VisitRoot::run::<B>`,
-        // whose caller guarantees the CPU supports B.
-        unsafe { B::visit::<S, V>(&position.board, position.ep_index(), self.visitor) }
+        let op = VisitOp::<Counted<S>, V> {
+            board: &self.position.board,
+            ep: self.position.ep_index(),
+            visitor: self.visitor,
+            status: PhantomData,
+        };
+        // SAFETY: the magic engine uses no optional CPU feature.
+        unsafe { Magic::enter(op) }
     }
 }

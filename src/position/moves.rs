@@ -1,10 +1,10 @@
 //! Moves as values: [`Move`] (16 bits), UCI text, the fixed-capacity [`MoveList`] and
 //! [`MoveCounts`], and the visitor that collects a position's legal moves.
 
-use crate::board::Board;
-use crate::status::StatusFlags;
-use crate::types::{Piece, Square};
-use crate::visitor::Visitor;
+use crate::base::board::Board;
+use crate::base::status::StatusFlags;
+use crate::base::types::{Piece, Square};
+use crate::generator::visitor::Visitor;
 use core::fmt;
 
 /// What a move does beyond moving a piece from one square to another.

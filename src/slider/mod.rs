@@ -2,57 +2,23 @@
 //!
 //! Two sibling backends answer "which squares does a rook/bishop on `square` attack given
 //! `occupied`": [`pext`] (BMI2 `pext` indexing) and [`magic`] (multiply-shift indexing, any
-//! CPU). Each backend also owns the non-inlined *entries* of the generator: functions whose
-//! bodies inline the whole enumerator, compiled with that backend's CPU features, so a PEXT
-//! lookup is one inline instruction in every one of the 64 monomorphised enumerators while
-//! the same binary still runs on CPUs without BMI2.
+//! CPU). This layer holds only the lookups and the CPU checks that pick one ([`Backend`],
+//! [`Resolved`]); the code compiled for each backend, with its CPU features, is entered
+//! through `generator::entry`.
 
 pub(crate) mod magic;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod pext;
 
-use crate::board::Board;
-use crate::stats::PerftStats;
-use crate::status::StatusFlags;
-use crate::visitor::Visitor;
 use core::fmt;
 
-/// A slider backend: the lookups and the entries compiled for it.
-pub(crate) trait SliderBackend: 'static {
+/// A slider backend's lookups. Generic code takes `B: Lookup` and calls `B::rook`/`B::bishop`;
+/// inlined into code compiled for the backend's CPU features, each is a few instructions.
+pub(crate) trait Lookup: 'static {
     /// Squares a rook on `square` attacks.
     fn rook(square: usize, occupied: u64) -> u64;
     /// Squares a bishop on `square` attacks.
     fn bishop(square: usize, occupied: u64) -> u64;
-
-    /// Bulk-counting perft of `board` (status `S`, en-passant target `ep`) to `depth >= 1`.
-    ///
-    /// # Safety
-    /// The CPU supports the backend's instructions ([`Backend::resolve`] checked it).
-    unsafe fn perft<S: StatusFlags>(board: &Board, ep: u8, depth: u32) -> u64;
-
-    /// [`SliderBackend::perft`] at depth 2: its own entry, because its frame holds the
-    /// batch of children and only depth-2 nodes should pay for that stack.
-    ///
-    /// # Safety
-    /// As for [`SliderBackend::perft`].
-    unsafe fn perft_depth2<S: StatusFlags>(board: &Board, ep: u8) -> u64;
-
-    /// Adds the [`PerftStats`] of `board` to `depth >= 1` to `stats`.
-    ///
-    /// # Safety
-    /// As for [`SliderBackend::perft`].
-    unsafe fn perft_stats<S: StatusFlags>(
-        board: &Board,
-        ep: u8,
-        depth: u32,
-        stats: &mut PerftStats,
-    );
-
-    /// Hands every legal move of `board` to `visitor`.
-    ///
-    /// # Safety
-    /// As for [`SliderBackend::perft`].
-    unsafe fn visit<S: StatusFlags, V: Visitor>(board: &Board, ep: u8, visitor: &mut V);
 }
 
 /// Which slider backend runs the generator.
@@ -260,37 +226,22 @@ fn pext_is_fast() -> bool {
     false
 }
 
-/// Runs `op` with the concrete backend type `backend` names (which must be resolved).
-pub(crate) trait BackendOp {
-    /// What the operation returns.
-    type Output;
-    /// Runs the operation on backend `B`.
-    ///
-    /// # Safety
-    /// The CPU supports `B`.
-    unsafe fn run<B: SliderBackend>(self) -> Self::Output;
-}
-
-/// Resolves `backend` and runs `op` on it.
-pub(crate) fn with_backend<O: BackendOp>(
-    backend: Backend,
-    op: O,
-) -> Result<O::Output, BackendUnavailable> {
-    Ok(with_resolved(Resolved::new(backend)?, op))
-}
-
-/// A backend resolved to the entries that will run, so running on it asks the CPU nothing
+/// A backend resolved to the code that will run, so running on it asks the CPU nothing
 /// (CPUID costs tens of microseconds in a virtual machine; work units pay it once).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Resolved(Entries);
+pub(crate) struct Resolved(Compiled);
 
-/// Private so that only [`Resolved::new`], after checking the CPU, makes one.
+/// The builds of the generator a [`Resolved`] can name: one per backend and set of CPU
+/// features its entry is compiled with.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Entries {
+pub(crate) enum Compiled {
+    /// PEXT lookups; BMI1, BMI2, POPCNT and AVX2.
     #[cfg(target_arch = "x86_64")]
     Pext,
+    /// Magic lookups with POPCNT (every x86-64 CPU since 2008).
     #[cfg(target_arch = "x86_64")]
     MagicPopcnt,
+    /// Magic lookups with no optional CPU feature.
     Magic,
 }
 
@@ -299,26 +250,24 @@ impl Resolved {
     pub(crate) fn new(backend: Backend) -> Result<Resolved, BackendUnavailable> {
         Ok(Resolved(match backend.resolve()? {
             #[cfg(target_arch = "x86_64")]
-            Backend::Pext => Entries::Pext,
+            Backend::Pext => Compiled::Pext,
             #[cfg(target_arch = "x86_64")]
-            _ if popcnt_is_supported() => Entries::MagicPopcnt,
-            _ => Entries::Magic,
+            _ if popcnt_is_supported() => Compiled::MagicPopcnt,
+            _ => Compiled::Magic,
         }))
     }
-}
 
-/// Runs `op` on the entries `resolved` names.
-pub(crate) fn with_resolved<O: BackendOp>(resolved: Resolved, op: O) -> O::Output {
-    match resolved.0 {
-        // SAFETY: `Resolved::new` chose Pext only after `resolve` checked that the CPU runs
-        // BMI2, BMI1, POPCNT and AVX2.
-        #[cfg(target_arch = "x86_64")]
-        Entries::Pext => unsafe { op.run::<pext::Pext>() },
-        // SAFETY: `Resolved::new` chose it only after checking that the CPU has POPCNT, the
-        // one feature it adds.
-        #[cfg(target_arch = "x86_64")]
-        Entries::MagicPopcnt => unsafe { op.run::<magic::MagicPopcnt>() },
-        // SAFETY: the magic backend uses no optional CPU feature.
-        Entries::Magic => unsafe { op.run::<magic::Magic>() },
+    /// The automatic choice, which always resolves.
+    pub(crate) fn auto() -> Resolved {
+        match Resolved::new(Backend::Auto) {
+            Ok(resolved) => resolved,
+            Err(_) => unreachable!("the automatic backend always resolves"),
+        }
+    }
+
+    /// The build that runs: the CPU supports its features (only [`Resolved::new`] makes a
+    /// `Resolved`, after checking).
+    pub(crate) fn compiled(self) -> Compiled {
+        self.0
     }
 }

@@ -1,0 +1,139 @@
+//! What every walk below an interior node shares: the bulk count of one board's legal moves
+//! ([`count`], and its entry for the 16 [`Counted`] statuses), and copy-make of each child
+//! for a [`Descend`] ([`MakeChildren`]).
+
+use crate::base::board::Board;
+use crate::base::status::{ClearTheirK, ClearTheirQ, StatusFlags};
+use crate::base::types::{Color, Piece, Square};
+use crate::generator::entry::{Engine, Operation};
+use crate::generator::material::{AnyPieces, Material};
+use crate::generator::movegen::{Counter, generate};
+use crate::generator::visitor::Visitor;
+use core::marker::PhantomData;
+
+/// The status a count of legal moves needs: `S` without the opponent's castling rights,
+/// which change only the children's statuses, never how many moves there are. Counting
+/// entries are compiled for the 16 such statuses, not all 64.
+pub(crate) type Counted<S> = ClearTheirQ<ClearTheirK<S>>;
+
+/// The number of legal moves of a board (status `S`), run inside an engine's entry.
+pub(crate) struct LeafCount<'a, S> {
+    board: &'a Board,
+    ep: u8,
+    status: PhantomData<S>,
+}
+
+impl<S: StatusFlags> Operation for LeafCount<'_, S> {
+    type Output = u64;
+    #[inline(always)]
+    unsafe fn run<B: Engine>(self) -> u64 {
+        count::<S, B, AnyPieces>(self.board, self.ep)
+    }
+}
+
+/// The number of legal moves of `board` (status `S`) through the counting entry of its
+/// [`Counted`] status.
+///
+/// # Safety
+/// The CPU supports B.
+#[inline(always)]
+pub(crate) unsafe fn count_entry<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
+    // SAFETY: the caller guarantees the CPU supports B.
+    unsafe {
+        B::enter(LeafCount::<Counted<S>> {
+            board,
+            ep,
+            status: PhantomData,
+        })
+    }
+}
+
+/// The number of legal moves: the popcounts of the generator's target sets.
+#[inline(always)]
+pub(crate) fn count<S: StatusFlags, B: Engine, M: Material>(board: &Board, ep: u8) -> u64 {
+    let mut counter = Counter(0);
+    generate::<S, B, M, _>(board, ep, &mut counter);
+    counter.0
+}
+
+/// What to do with each child: `make` turns a copy of the parent into the child.
+pub(crate) trait Descend {
+    /// Handles the child of `parent` that `make` produces, whose status is `C` and
+    /// en-passant square `ep`.
+    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8);
+}
+
+/// The colour that made the move leading to status `C`.
+#[inline(always)]
+pub(crate) fn mover<C: StatusFlags>() -> Color {
+    Color::from_white(!C::WHITE)
+}
+
+/// Builds each child board by copy-make and hands it on.
+pub(crate) struct MakeChildren<D>(pub(crate) D);
+
+impl<D: Descend> MakeChildren<D> {
+    #[inline(always)]
+    fn piece_move<C: StatusFlags>(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        from: Square,
+        to: Square,
+    ) {
+        let make = |child: &mut Board| child.apply_move(mover::<C>(), piece, from, to);
+        self.0.descend::<C>(board, make, 0);
+    }
+}
+
+impl<D: Descend> Visitor for MakeChildren<D> {
+    #[inline(always)]
+    fn king<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::King, from, to);
+    }
+    #[inline(always)]
+    fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let make = |child: &mut Board| child.apply_castle(mover::<C>(), from, to);
+        self.0.descend::<C>(board, make, 0);
+    }
+    #[inline(always)]
+    fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Pawn, from, to);
+    }
+    #[inline(always)]
+    fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let ep = ((from.index() + to.index()) / 2) as u8;
+        let make = |child: &mut Board| child.apply_move(mover::<C>(), Piece::Pawn, from, to);
+        self.0.descend::<C>(board, make, ep);
+    }
+    #[inline(always)]
+    fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Pawn, from, to);
+    }
+    #[inline(always)]
+    fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        let make = |child: &mut Board| child.apply_en_passant(mover::<C>(), from, to);
+        self.0.descend::<C>(board, make, 0);
+    }
+    #[inline(always)]
+    fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece) {
+        let make = |child: &mut Board| child.apply_promotion(mover::<C>(), from, to, piece);
+        self.0.descend::<C>(board, make, 0);
+    }
+    #[inline(always)]
+    fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Knight, from, to);
+    }
+    #[inline(always)]
+    fn bishop<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Bishop, from, to);
+    }
+    #[inline(always)]
+    fn rook<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Rook, from, to);
+    }
+    #[inline(always)]
+    fn queen<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
+        self.piece_move::<C>(board, Piece::Queen, from, to);
+    }
+}

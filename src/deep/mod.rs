@@ -1,0 +1,7 @@
+//! Deep perft (`std` only): [`parallel`] spreads work units over threads, [`hash_table`]
+//! caches subtree counts in a lock-free table shared by them, and [`workload`] cuts a perft
+//! into work units for other machines.
+
+pub(crate) mod hash_table;
+pub(crate) mod parallel;
+pub(crate) mod workload;
