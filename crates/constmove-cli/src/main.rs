@@ -12,6 +12,7 @@ mod json;
 mod perft;
 mod perftree;
 mod progress;
+mod report;
 mod split;
 mod suite;
 mod suite_file;

@@ -7,7 +7,7 @@
 //! total of the whole file.
 
 use crate::error::{CliError, CliResult};
-use crate::perft::{Report, Setup, finish, table_stats, write_report};
+use crate::report::{Report, Setup, finish, table_stats, write_report};
 use crate::{args, progress};
 use constmove::{WorkUnit, count_units};
 use std::io::Write;
