@@ -4,7 +4,7 @@
 //!
 //! Needs valgrind and `iai-callgrind-runner` at the library's exact version, so it is not part
 //! of plain `cargo bench`: run `.ci/instructions-gate` (builds at a fixed `-C target-cpu`,
-//! compares with `benches/instruction-budgets.toml`) or `cargo bench --bench instructions`.
+//! compares with `benches/instruction-budgets.toml`) or `cargo bench -p instruction-gate --bench instructions`.
 //! Setup (reading the CSV, parsing the FEN) is outside the counted function.
 
 // The benchmark macros emit public items of their own that carry no docs.

@@ -4,9 +4,9 @@
 //! (`shakmaty::perft`) and chess (`MoveGen::movegen_perft_test`). Every measurement asserts its
 //! node count against `../shared/perft/cpw_perft_results.csv`.
 //!
-//! `cargo bench` measures the portable build; `cargo bench-native` the same at
+//! `cargo bench -p constmove-benches` measures the portable build; `cargo bench-native` the same at
 //! `-C target-cpu=native`, where cozy-chess gets its `pext` feature and chess its BMI2 tables.
-//! Filter with e.g. `cargo bench --bench perft -- kiwipete`.
+//! Filter with e.g. `cargo bench -p constmove-benches --bench perft -- kiwipete`.
 
 mod common;
 

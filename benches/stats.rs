@@ -4,7 +4,7 @@
 //! against `../shared/perft/cpw_perft_results.csv` (nodes, and for `perft_stats` every
 //! published statistic).
 //!
-//! `cargo bench --bench stats`; filter with e.g. `cargo bench --bench stats -- kiwipete`.
+//! `cargo bench -p constmove-benches --bench stats`; filter with e.g. `cargo bench -p constmove-benches --bench stats -- kiwipete`.
 
 mod common;
 

@@ -10,7 +10,7 @@
 //! on the tricky-position list, on both backends.
 //!
 //! Published cells are checked up to [`BUDGET`] leaves in the normal run (both backends);
-//! `cargo test --profile tests --test integration perft_stats -- --ignored` checks the rest.
+//! `cargo test --release --test integration perft_stats -- --ignored` checks the rest.
 
 use crate::common;
 

@@ -5,7 +5,7 @@
 //! Every count comes from the data files, never from constmove itself, and is checked on the
 //! magic backend and, where the CPU has BMI2, on the PEXT backend. The normal run checks each
 //! count up to [`BUDGET`] leaves (and all random positions to depth 4); the `#[ignore]`d
-//! `full_*` tests check every count (`cargo test --profile tests --test integration perft_suites -- --ignored`).
+//! `full_*` tests check every count (`cargo test --release --test integration perft_suites -- --ignored`).
 
 use crate::common;
 

@@ -1,0 +1,52 @@
+//! `embed-check`: constmove used exactly as an embedding crate uses it, through the public
+//! API only and built with cargo's default release profile (no LTO, 16 codegen units: this
+//! crate is its own workspace, outside the root one and its profiles).
+//!
+//! `.ci/embed-check` builds it from an empty target directory to measure what depending on
+//! constmove costs (build time and code size) and compares its perft speed with the CLI's,
+//! which is built with the root workspace's profile.
+//!
+//! Usage: `embed-check [FEN] [DEPTH]` (default: the start position, depth 6). Prints
+//! `legal_moves N`, then `nodes N` and `seconds S` for `perft` to DEPTH; `seconds` is the
+//! last line. A bad FEN or depth is one line on stderr and exit status 2.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The depth counted when none is given: the CLI's default too.
+const DEFAULT_DEPTH: u32 = 6;
+
+fn main() -> ExitCode {
+    match run(std::env::args().skip(1).collect()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("embed-check: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Parses `[FEN] [DEPTH]`, then prints the legal move count and the timed perft.
+fn run(args: Vec<String>) -> Result<(), String> {
+    if args.len() > 2 {
+        return Err("usage: embed-check [FEN] [DEPTH] (quote the FEN as one argument)".into());
+    }
+    let fen = args.first().map_or(constmove::STARTPOS_FEN, String::as_str);
+    let depth = match args.get(1) {
+        Some(text) => text
+            .parse::<u32>()
+            .map_err(|_| format!("bad depth {text:?}: expected a whole number"))?,
+        None => DEFAULT_DEPTH,
+    };
+    let pos = fen
+        .parse::<constmove::Position>()
+        .map_err(|error| format!("bad FEN {fen:?}: {error}"))?;
+
+    println!("legal_moves {}", pos.legal_moves().len());
+    let start = Instant::now();
+    let nodes = constmove::perft(&pos, depth);
+    let seconds = start.elapsed().as_secs_f64();
+    println!("nodes {nodes}");
+    println!("seconds {seconds:.6}");
+    Ok(())
+}
