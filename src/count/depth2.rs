@@ -76,20 +76,22 @@ impl<S: StatusFlags> Operation for Depth2Node<'_, S> {
 #[inline(always)]
 unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
     // Few pieces: most moves touch the replier's moves, and sorting them costs more than it
-    // saves, so every move is made and counted in full. One call of the generator serves
-    // both kinds of node: it is compiled into this entry once.
+    // saves, so every child is made and counted in full. One call of the generator serves
+    // both kinds of node (it is compiled into this entry once); the sorting is switched off
+    // at run time for sparse ones.
     let sparse = board.occupied_bits().count_ones() < SPARSE;
     let squares = if sparse {
         ReplySquares::EVERYWHERE
     } else {
         ReplySquares::compute::<S, B>(board)
     };
-    let mut collect = MakeChildren(Collect::<S, B>::new(squares.lines));
+    let mut collect = MakeChildren(Collect::<S, B>::new(squares.lines, !sparse));
     let mut split = SkipUntouched {
         inner: VisitSink(&mut collect),
         squares,
         empty: !board.occupied_bits(),
         untouched: 0,
+        active: !sparse,
     };
     generate::<S, B, AnyPieces, _>(board, ep, &mut split);
     let untouched = split.untouched;
@@ -422,20 +424,22 @@ impl Batch {
 
 /// Keeps the children the replier's count can be batched for (those whose status counts like
 /// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged) and counts the
-/// rest at once. It also notes which children leave the replier's king lines alone (the
-/// dense path's sorting; on the sparse path `lines` is every square and none is noted).
+/// rest at once. With `mark`, it also notes which children leave the replier's king lines
+/// alone (the dense path's sorting; the sparse path counts every child in full).
 struct Collect<S, B> {
     batch: Batch,
     nodes: u64,
-    /// The replier's king lines ([`ReplySquares::lines`]).
+    /// The replier's king lines ([`ReplySquares::lines`]); unused unless `mark`.
     lines: u64,
+    /// Whether to note the children that leave `lines` alone.
+    mark: bool,
     marker: PhantomData<(S, B)>,
 }
 
 impl<S, B> Collect<S, B> {
-    /// An empty batch that marks the children changing no square on `lines`.
+    /// An empty batch (that, with `mark`, notes the children changing no square on `lines`).
     #[inline(always)]
-    fn new(lines: u64) -> Self {
+    fn new(lines: u64, mark: bool) -> Self {
         Collect {
             batch: Batch {
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
@@ -444,6 +448,7 @@ impl<S, B> Collect<S, B> {
             },
             nodes: 0,
             lines,
+            mark,
             marker: PhantomData,
         }
     }
@@ -463,9 +468,11 @@ impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
             // Made in its slot: one copy of the parent, no second copy of the child.
             let child = slot.write(*parent);
             make(child);
-            // Read back while the child's occupancies are still in registers.
-            let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
-            batch.known |= u64::from((moved | captured) & self.lines == 0) << batch.len;
+            if self.mark {
+                // Read back while the child's occupancies are still in registers.
+                let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
+                batch.known |= u64::from((moved | captured) & self.lines == 0) << batch.len;
+            }
             batch.len += 1;
         } else {
             let mut child = *parent;

@@ -12,7 +12,7 @@ use crate::base::board::Board;
 use crate::base::status::StatusFlags;
 use crate::base::types::{Color, Piece, Square};
 use crate::count::depth2::Depth2Node;
-use crate::count::leaf::{count_entry, mover};
+use crate::count::leaf::count_entry;
 use crate::generator::dispatch::{StatusOp, dispatch};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::visitor::{Visitor, visit};
@@ -82,25 +82,33 @@ pub(crate) enum ChildKind {
 }
 
 impl ChildMove {
-    /// The board after `mover` makes this move on `parent`.
+    /// The board after this move on `parent`, made by the side that is not to move in
+    /// `status` (the child's).
     #[inline(always)]
-    fn apply(self, parent: &Board, mover: Color) -> Board {
+    fn apply(self, parent: &Board, status: u8) -> Board {
+        // Bit 0 of the status is "white to move": the mover is the other side.
+        let mover = Color::from_white(status & 1 == 0);
+        // One copy of the parent, changed in place.
+        let mut child = *parent;
         match self.kind {
-            ChildKind::Plain => parent.after_move(mover, self.piece, self.from, self.to),
-            ChildKind::Castle => parent.after_castle(mover, self.from, self.to),
-            ChildKind::EnPassant => parent.after_en_passant(mover, self.from, self.to),
-            ChildKind::Promotion(piece) => parent.after_promotion(mover, self.from, self.to, piece),
+            ChildKind::Plain => child.apply_move(mover, self.piece, self.from, self.to),
+            ChildKind::Castle => child.apply_castle(mover, self.from, self.to),
+            ChildKind::EnPassant => child.apply_en_passant(mover, self.from, self.to),
+            ChildKind::Promotion(piece) => child.apply_promotion(mover, self.from, self.to, piece),
         }
+        child
     }
 }
 
-/// Makes each child and hands it to a [`ChildAction`], its status as a runtime index.
+/// Makes each child of an interior node and hands it to a [`ChildAction`], with its move
+/// and its status as a runtime index.
 struct HandOn<'a>(&'a mut dyn ChildAction);
 
 impl HandOn<'_> {
     #[inline(always)]
     fn hand<C: StatusFlags>(&mut self, parent: &Board, mv: ChildMove, ep: u8) {
-        let child = mv.apply(parent, mover::<C>());
+        // Made here, in the entry: a board copy with the engine's vector moves.
+        let child = mv.apply(parent, C::INDEX);
         self.0.child(parent, &child, mv, C::INDEX, ep);
     }
 

@@ -55,8 +55,7 @@ pub(crate) struct ReplySquares {
 }
 
 impl ReplySquares {
-    /// Every square on every line: no move is untouched and no child is marked (the sparse
-    /// depth-2 nodes, which make and count every child).
+    /// Every square on every line: what a sparse depth-2 node, which sorts nothing, passes.
     pub(crate) const EVERYWHERE: ReplySquares = ReplySquares {
         lines: !0,
         sliders: !0,
@@ -163,12 +162,17 @@ pub(crate) struct SkipUntouched<K> {
     pub(crate) empty: u64,
     /// Untouched moves found so far.
     pub(crate) untouched: u64,
+    /// Whether to sort at all (sparse depth-2 nodes pass every move on).
+    pub(crate) active: bool,
 }
 
 impl<K: Sink> SkipUntouched<K> {
     /// Counts the untouched targets of a piece on `from` and returns the others.
     #[inline(always)]
     fn split_from(&mut self, from: usize, targets: u64) -> u64 {
+        if !self.active {
+            return targets;
+        }
         let all = self.squares.all();
         // All ones when `from` is off the squares, else zero: no branch.
         let off = ((!all >> from) & 1).wrapping_neg() & !all;
@@ -179,6 +183,9 @@ impl<K: Sink> SkipUntouched<K> {
     /// others.
     #[inline(always)]
     fn split_pushes(&mut self, targets: u64, delta: i8) -> u64 {
+        if !self.active {
+            return targets;
+        }
         let all = self.squares.all();
         self.skip(targets, targets & !(all | shift(all, delta)))
     }
