@@ -375,11 +375,39 @@ impl<B: Engine> StatsSink<B> {
     /// Counts a checkmate if the side to move in `child` (in check) has no legal move.
     #[inline(always)]
     fn mate_test<C: StatusFlags>(&mut self, child: &Board, ep: u8) {
+        // Most checks leave the king a free square: finding one is a few lookups, where
+        // counting every reply runs the whole generator.
+        if self.king_escapes::<C>(child) {
+            return;
+        }
         // The bulk-counting entry at depth 1 counts the replies; castling rights in `C`
         // do not matter, as nobody castles out of check.
         // SAFETY: this runs inside one of B's entries, so the CPU supports B.
         let replies = unsafe { count_entry::<C, B>(child, ep) };
         self.stats.checkmates += u64::from(replies == 0);
+    }
+
+    /// Whether the checked king of `child` (its side to move is `C::WHITE`) has a square to
+    /// step to that no piece of ours attacks once the king has left its own square.
+    #[inline(always)]
+    fn king_escapes<C: StatusFlags>(&self, child: &Board) -> bool {
+        let us = Color::from_white(!C::WHITE);
+        let them = !us;
+        let occupied = child.occupied_bits() & !(1u64 << self.king);
+        let queens = child.bits(us, Piece::Queen);
+        let diagonal = child.bits(us, Piece::Bishop) | queens;
+        let straight = child.bits(us, Piece::Rook) | queens;
+        let pawns = child.bits(us, Piece::Pawn);
+        let knights = child.bits(us, Piece::Knight);
+        let kings = child.bits(us, Piece::King);
+        let squares = attacks::king(self.king) & !child.color_bits(them);
+        BitIter(squares).any(|to| {
+            attacks::pawn_attacks_from(to, C::WHITE) & pawns == 0
+                && attacks::knight(to) & knights == 0
+                && attacks::king(to) & kings == 0
+                && (diagonal == 0 || B::bishop(to, occupied) & diagonal == 0)
+                && (straight == 0 || B::rook(to, occupied) & straight == 0)
+        })
     }
 
     /// Looks again from the king after a move that changes more than one line (castling,
