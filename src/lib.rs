@@ -109,7 +109,12 @@ pub use count::stats::PerftStats;
 #[cfg(feature = "std")]
 pub use deep::hash_table::{HashTable, TableAllocError, TableStats, perft_hashed};
 #[cfg(feature = "std")]
-pub use deep::parallel::{ParallelDivide, ParallelOptions, Progress, count_units, divide_parallel};
+pub use deep::parallel::{
+    ParallelDivide, ParallelOptions, Progress, Tally, count_units, divide_parallel,
+    divide_parallel_stats,
+};
+#[cfg(feature = "std")]
+pub use deep::stats_table::StatsTable;
 #[cfg(feature = "std")]
 pub use deep::workload::{WorkUnit, WorkUnitError, split};
 pub use generator::visitor::Visitor;

@@ -19,8 +19,10 @@ use crate::base::board::Board;
 use crate::base::geometry::{castle_rook_squares, en_passant_victim};
 use crate::base::types::{Color, Piece, Square};
 use crate::count::perft::{ChildAction, ChildKind, ChildMove, interior_at, perft_at};
+use crate::deep::memory::{Zeroable, ZeroedMemory};
 use crate::generator::entry::{Engine, EngineOp, with_engine};
 use crate::position::Position;
+use crate::position::perft::perft_resolved;
 use crate::slider::{Backend, BackendUnavailable, Resolved};
 use core::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -144,6 +146,9 @@ struct Entry {
 #[derive(Default)]
 struct Bucket([Entry; WAYS]);
 
+// SAFETY: a bucket is atomics only, and all-zero atomics are valid (and empty entries).
+unsafe impl Zeroable for Bucket {}
+
 /// A table of perft subtree counts keyed by position and depth, shared by threads without
 /// locks (see the module docs for the entry format and collision risk), with counters of
 /// its use.
@@ -158,7 +163,7 @@ struct Bucket([Entry; WAYS]);
 /// assert!(table.stats().hits > 0);
 /// ```
 pub struct HashTable {
-    buckets: BucketMemory,
+    buckets: ZeroedMemory<Bucket>,
     stats: [AtomicU64; 4],
     verify_every: u64,
 }
@@ -220,12 +225,32 @@ impl HashTable {
     /// ```
     pub fn new(bytes: usize) -> Result<HashTable, TableAllocError> {
         let count = bytes / core::mem::size_of::<Bucket>();
-        let buckets = BucketMemory::zeroed(count).ok_or(TableAllocError { bytes })?;
+        let buckets = ZeroedMemory::zeroed(count).ok_or(TableAllocError { bytes })?;
         Ok(HashTable {
             buckets,
             stats: Default::default(),
             verify_every: 0,
         })
+    }
+
+    /// An upper estimate of the bytes a table can put to use in a perft of `position` to
+    /// `depth`: room for every subtree it would store, four times over. A larger table only
+    /// costs the time to map and zero pages that nothing reads, so callers can cap a size
+    /// asked for by this (at least 64 KiB).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{HashTable, Position};
+    /// let start = Position::startpos();
+    /// assert!(HashTable::useful_bytes(&start, 5) < 4 << 20);
+    /// assert!(HashTable::useful_bytes(&start, 10) > 1 << 40);
+    /// ```
+    pub fn useful_bytes(position: &Position, depth: u32) -> u64 {
+        // Subtrees from MIN_PROBE_DEPTH up are stored: positions up to depth - 2 plies deep.
+        let plies = depth.saturating_sub(MIN_PROBE_DEPTH);
+        let entries = positions_up_to(position, plies) * 4.0;
+        let bytes = entries * core::mem::size_of::<Entry>() as f64;
+        (bytes as u64).max(64 << 10)
     }
 
     /// The table's size in bytes.
@@ -269,7 +294,7 @@ impl HashTable {
         }
     }
 
-    fn add_stats(&self, local: &TableStats) {
+    pub(crate) fn add_stats(&self, local: &TableStats) {
         let values = [local.probes, local.hits, local.verified, local.mismatches];
         for (total, value) in self.stats.iter().zip(values) {
             total.fetch_add(value, Ordering::Relaxed);
@@ -300,7 +325,7 @@ impl HashTable {
 
     /// The stored count of the position with `key` at `depth`, if any.
     #[inline(always)]
-    fn probe(&self, key: u128, depth: u32) -> Option<u64> {
+    pub(crate) fn probe(&self, key: u128, depth: u32) -> Option<u64> {
         let check = (key >> 64) as u64;
         for entry in &self.bucket(key).0 {
             let data = entry.data.load(Ordering::Relaxed);
@@ -314,7 +339,7 @@ impl HashTable {
     /// Stores a count, over the same position's entry if there is one, else over the
     /// shallowest entry of the bucket (deep counts save the most work).
     #[inline(always)]
-    fn store(&self, key: u128, depth: u32, nodes: u64) {
+    pub(crate) fn store(&self, key: u128, depth: u32, nodes: u64) {
         if nodes > MAX_STORED {
             return;
         }
@@ -339,98 +364,6 @@ impl HashTable {
     }
 }
 
-/// The table's zeroed buckets: a slice that owns its memory.
-struct BucketMemory {
-    start: core::ptr::NonNull<Bucket>,
-    len: usize,
-}
-
-// SAFETY: the buckets are atomics, shared between threads by reference like any `[Bucket]`;
-// the memory is owned by this value alone.
-unsafe impl Send for BucketMemory {}
-// SAFETY: as above.
-unsafe impl Sync for BucketMemory {}
-
-impl BucketMemory {
-    /// `len >= 1` zeroed buckets, or `None` if the memory cannot be had.
-    ///
-    /// Linux: an anonymous private mapping (zeroed by the kernel page by page on first touch)
-    /// with `MADV_HUGEPAGE` before any page is touched: probes land at random, and with
-    /// 4 KiB pages nearly every probe into a large table would also miss the TLB. The advice
-    /// is a hint (honoured when transparent huge pages are in `madvise` or `always` mode).
-    #[cfg(target_os = "linux")]
-    fn zeroed(len: usize) -> Option<BucketMemory> {
-        let bytes = len.checked_mul(core::mem::size_of::<Bucket>())?;
-        if len == 0 || bytes > isize::MAX as usize {
-            return None;
-        }
-        // SAFETY: a fresh anonymous mapping; no existing memory is named or changed.
-        let address = unsafe {
-            libc::mmap(
-                core::ptr::null_mut(),
-                bytes,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if address == libc::MAP_FAILED {
-            return None;
-        }
-        // SAFETY: the range is exactly the mapping just made; MADV_HUGEPAGE changes only how
-        // the kernel backs its pages, never what they hold.
-        unsafe { libc::madvise(address, bytes, libc::MADV_HUGEPAGE) };
-        // Page-aligned, so 64-byte aligned; all-zero bytes are valid buckets (atomics of zero).
-        let start = core::ptr::NonNull::new(address.cast::<Bucket>())?;
-        Some(BucketMemory { start, len })
-    }
-
-    /// `len >= 1` zeroed buckets from the global allocator.
-    #[cfg(not(target_os = "linux"))]
-    fn zeroed(len: usize) -> Option<BucketMemory> {
-        let layout = std::alloc::Layout::array::<Bucket>(len).ok()?;
-        if len == 0 {
-            return None;
-        }
-        // SAFETY: the layout has a non-zero size (len >= 1 and a bucket is 64 bytes).
-        let address = unsafe { std::alloc::alloc_zeroed(layout) };
-        let start = core::ptr::NonNull::new(address.cast::<Bucket>())?;
-        Some(BucketMemory { start, len })
-    }
-}
-
-impl core::ops::Deref for BucketMemory {
-    type Target = [Bucket];
-    fn deref(&self) -> &[Bucket] {
-        // SAFETY: `start` points to `len` initialised (zeroed) buckets owned by `self`.
-        unsafe { core::slice::from_raw_parts(self.start.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for BucketMemory {
-    fn drop(&mut self) {
-        let bytes = self.len * core::mem::size_of::<Bucket>();
-        // SAFETY: `start` and `bytes` are exactly the mapping `zeroed` made; nothing borrows
-        // the buckets any more (`&mut self`).
-        #[cfg(target_os = "linux")]
-        unsafe {
-            libc::munmap(self.start.as_ptr().cast(), bytes)
-        };
-        // SAFETY: allocated by the global allocator with this layout in `zeroed`.
-        #[cfg(not(target_os = "linux"))]
-        unsafe {
-            std::alloc::dealloc(
-                self.start.as_ptr().cast(),
-                std::alloc::Layout::from_size_align_unchecked(
-                    bytes,
-                    core::mem::align_of::<Bucket>(),
-                ),
-            )
-        };
-    }
-}
-
 impl core::fmt::Debug for HashTable {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("HashTable")
@@ -438,6 +371,33 @@ impl core::fmt::Debug for HashTable {
             .field("stats", &self.stats())
             .finish()
     }
+}
+
+/// An estimate from above of the positions (paths) at most `plies` plies below `position`:
+/// counted up to four plies, beyond that grown by the last ply's branching factor.
+pub(crate) fn positions_up_to(position: &Position, plies: u32) -> f64 {
+    const COUNTED: u32 = 4;
+    let backend = Resolved::auto();
+    let mut total = 0.0;
+    let mut last = 1.0f64;
+    let mut branching = 1.0f64;
+    for ply in 0..=plies {
+        let at_ply = if ply <= COUNTED {
+            let counted = perft_resolved(position, ply, backend) as f64;
+            if ply > 0 && last > 0.0 {
+                branching = (counted / last).max(1.0);
+            }
+            counted
+        } else {
+            last * branching
+        };
+        total += at_ply;
+        last = at_ply;
+        if total > 1e30 {
+            break;
+        }
+    }
+    total
 }
 
 // ---------------------------------------------------------------------------------------

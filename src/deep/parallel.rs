@@ -7,13 +7,17 @@
 //! No global state: the caller owns the stop flag and the progress callback, and the
 //! threads live only for the duration of one call.
 
-use crate::deep::hash_table::{HashTable, perft_hashed_resolved};
+use crate::count::stats::PerftStats;
+use crate::deep::hash_table::{HashTable, TableStats, perft_hashed_resolved, position_key};
+use crate::deep::stats_table::StatsTable;
 use crate::deep::workload::{WorkUnit, split};
 use crate::position::Position;
 use crate::position::moves::Move;
-use crate::position::perft::perft_resolved;
+use crate::position::perft::{perft_resolved, stats_resolved};
 use crate::slider::{Backend, BackendUnavailable, Resolved};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use core::ops::AddAssign;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How a parallel count runs: threads, backend and an optional stop flag.
 ///
@@ -31,6 +35,7 @@ pub struct ParallelOptions<'a> {
     backend: Backend,
     stop: Option<&'a AtomicBool>,
     table: Option<&'a HashTable>,
+    stats_table: Option<&'a StatsTable>,
 }
 
 impl<'a> ParallelOptions<'a> {
@@ -47,6 +52,7 @@ impl<'a> ParallelOptions<'a> {
             backend: Backend::Auto,
             stop: None,
             table: None,
+            stats_table: None,
         }
     }
 
@@ -74,8 +80,10 @@ impl<'a> ParallelOptions<'a> {
         self
     }
 
-    /// Workers stop taking new units once `stop` is set (e.g. from a Ctrl-C handler); the
-    /// units already started are finished.
+    /// The count stops soon after `stop` is set (e.g. from a Ctrl-C handler): workers take
+    /// no new unit, and a unit deeper than five plies is abandoned between two of its
+    /// subtrees, so even one huge unit stops within a fraction of a second. Abandoned units
+    /// are reported as not counted.
     ///
     /// # Examples
     /// ```
@@ -107,12 +115,23 @@ impl<'a> ParallelOptions<'a> {
         self
     }
 
+    /// Counts the statistics of [`divide_parallel_stats`] through `table`, shared by the
+    /// threads (node counts use [`ParallelOptions::table`]).
+    ///
+    /// # Examples
+    /// See [`StatsTable`].
+    pub fn stats_table(mut self, table: &'a StatsTable) -> ParallelOptions<'a> {
+        self.stats_table = Some(table);
+        self
+    }
+
     fn stopped(&self) -> bool {
         self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 }
 
-/// Where a parallel count stands, handed to the progress callback after each unit.
+/// Where a parallel count stands, handed to the progress callback once before the first
+/// unit and after each unit.
 ///
 /// # Examples
 /// ```
@@ -128,6 +147,174 @@ pub struct Progress {
     pub units_total: usize,
     /// Leaves counted so far (each unit's perft times its count; saturating).
     pub nodes: u64,
+}
+
+/// What a parallel count adds up per unit: a node count (`u64`) or [`PerftStats`].
+///
+/// # Examples
+/// ```
+/// use constmove::{PerftStats, Tally};
+/// let stats = PerftStats { nodes: 3, checks: 1, ..PerftStats::default() };
+/// assert_eq!(stats.times(2).checks, 2);
+/// assert_eq!(7u64.times(3).nodes(), 21);
+/// ```
+pub trait Tally: Copy + Default + AddAssign + Send + Sync + core::fmt::Debug {
+    /// `self` counted `count` times (saturating), as a unit reached by `count` paths.
+    fn times(self, count: u64) -> Self;
+    /// The leaves.
+    fn nodes(&self) -> u64;
+}
+
+impl Tally for u64 {
+    fn times(self, count: u64) -> u64 {
+        self.saturating_mul(count)
+    }
+    fn nodes(&self) -> u64 {
+        *self
+    }
+}
+
+impl Tally for PerftStats {
+    fn times(self, count: u64) -> PerftStats {
+        let [n, c, e, k, p, ch, d, dd, m] = self.fields().map(|(_, v)| v.saturating_mul(count));
+        PerftStats {
+            nodes: n,
+            captures: c,
+            en_passant: e,
+            castles: k,
+            promotions: p,
+            checks: ch,
+            discovered_checks: d,
+            double_checks: dd,
+            checkmates: m,
+        }
+    }
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// How one unit is counted: in one go at or below [`UnitCount::DIRECT`] plies, else child
+/// by child (so that a stop request is seen), through the table's entries if there is one.
+trait UnitCount: Sync {
+    type Value: Tally;
+    /// The depth at and below which [`UnitCount::count`] takes a subtree in one go.
+    fn direct(&self) -> u32;
+    /// Counts a subtree in one go.
+    fn count(&self, position: &Position, depth: u32) -> Self::Value;
+    /// The table's value for `key` at `depth`, if there is a table and it has one.
+    fn probe(&self, key: u128, depth: u32) -> Option<Self::Value>;
+    /// Keeps a value in the table, if there is one.
+    fn store(&self, key: u128, depth: u32, value: &Self::Value);
+    /// Whether there is a table (else keys are not computed).
+    fn has_table(&self) -> bool;
+    /// The shallowest unit whose count is the sum of its part of the whole: statistics
+    /// describe the last ply's moves, so their units keep at least that ply.
+    fn min_unit_depth(&self) -> u32;
+}
+
+/// Subtrees up to this depth are counted without looking at the stop flag: perft 5 of the
+/// busiest wiki position is 0.2 s on one core, statistics a few times that.
+const POLL_DEPTH: u32 = 5;
+
+/// Node counts, through a [`HashTable`] if given.
+struct Nodes<'a> {
+    backend: Resolved,
+    table: Option<&'a HashTable>,
+}
+
+impl UnitCount for Nodes<'_> {
+    type Value = u64;
+    fn direct(&self) -> u32 {
+        POLL_DEPTH
+    }
+    fn count(&self, position: &Position, depth: u32) -> u64 {
+        match self.table {
+            Some(table) => perft_hashed_resolved(position, depth, self.backend, table),
+            None => perft_resolved(position, depth, self.backend),
+        }
+    }
+    fn probe(&self, key: u128, depth: u32) -> Option<u64> {
+        let table = self.table?;
+        let found = table.probe(key, depth);
+        table.add_stats(&TableStats {
+            probes: 1,
+            hits: u64::from(found.is_some()),
+            ..TableStats::default()
+        });
+        found
+    }
+    fn store(&self, key: u128, depth: u32, value: &u64) {
+        if let Some(table) = self.table {
+            table.store(key, depth, *value);
+        }
+    }
+    fn has_table(&self) -> bool {
+        self.table.is_some()
+    }
+    fn min_unit_depth(&self) -> u32 {
+        0
+    }
+}
+
+/// Full statistics, through a [`StatsTable`] if given.
+struct Stats<'a> {
+    backend: Resolved,
+    table: Option<&'a StatsTable>,
+}
+
+impl UnitCount for Stats<'_> {
+    type Value = PerftStats;
+    fn direct(&self) -> u32 {
+        // With a table every subtree from depth 3 up is probed; depth 2 is cheaper to count.
+        if self.table.is_some() { 2 } else { POLL_DEPTH }
+    }
+    fn count(&self, position: &Position, depth: u32) -> PerftStats {
+        stats_resolved(position, depth, self.backend)
+    }
+    fn probe(&self, key: u128, depth: u32) -> Option<PerftStats> {
+        self.table?.probe(key, depth)
+    }
+    fn store(&self, key: u128, depth: u32, value: &PerftStats) {
+        if let Some(table) = self.table {
+            table.store(key, depth, value);
+        }
+    }
+    fn has_table(&self) -> bool {
+        self.table.is_some()
+    }
+    fn min_unit_depth(&self) -> u32 {
+        1
+    }
+}
+
+/// Counts one unit; `None` if `stopped()` turned true before it was complete.
+fn count_stoppable<C: UnitCount>(
+    counter: &C,
+    position: &Position,
+    depth: u32,
+    stopped: &impl Fn() -> bool,
+) -> Option<C::Value> {
+    if depth <= counter.direct() {
+        return Some(counter.count(position, depth));
+    }
+    let key = counter.has_table().then(|| position_key(position));
+    if let Some(found) = key.and_then(|key| counter.probe(key, depth)) {
+        return Some(found);
+    }
+    let mut total = C::Value::default();
+    for mv in position.legal_moves().iter().copied() {
+        if depth > POLL_DEPTH && stopped() {
+            return None;
+        }
+        let mut child = position.clone();
+        child.play_unchecked(mv);
+        total += count_stoppable(counter, &child, depth - 1, stopped)?;
+    }
+    if let Some(key) = key {
+        counter.store(key, depth, &total);
+    }
+    Some(total)
 }
 
 /// Counts every unit's perft (unweighted: `perft(position, depth)`, not times its count) on
@@ -149,10 +336,15 @@ pub fn count_units(
     on_unit: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<Option<u64>>, BackendUnavailable> {
     let order: Vec<usize> = (0..units.len()).collect();
-    run(units, &order, options, on_unit)
+    let counter = Nodes {
+        backend: Resolved::new(options.backend)?,
+        table: options.table,
+    };
+    Ok(run(&counter, units, &order, options, on_unit))
 }
 
-/// Per-root-move counts from [`divide_parallel`]; a root move is `None` when its count is
+/// Per-root-move counts from [`divide_parallel`] (`T = u64`) or statistics from
+/// [`divide_parallel_stats`] (`T = PerftStats`); a root move is `None` when its count is
 /// incomplete because the run was stopped.
 ///
 /// # Examples
@@ -164,20 +356,37 @@ pub fn count_units(
 /// assert_eq!(divide.nodes(), Some(8_902));
 /// ```
 #[derive(Clone, Debug)]
-pub struct ParallelDivide {
-    moves: Vec<(Move, Option<u64>)>,
-    depth: u32,
+pub struct ParallelDivide<T = u64> {
+    moves: Vec<(Move, Option<T>)>,
+    /// The whole tree's count where the root moves' counts do not add up to it (at depth 0,
+    /// and statistics at depth 1, whose leaf moves are the root moves).
+    root: Option<T>,
 }
 
-impl ParallelDivide {
-    /// Each root move (in [`Position::legal_moves`] order) with its perft, if complete.
+impl<T: Tally> ParallelDivide<T> {
+    /// Each root move (in [`Position::legal_moves`] order) with its count, if complete.
     ///
     /// # Examples
     /// See [`ParallelDivide`].
-    pub fn moves(&self) -> &[(Move, Option<u64>)] {
+    pub fn moves(&self) -> &[(Move, Option<T>)] {
         &self.moves
     }
 
+    /// The sum over root moves, or the count of the root where that is kept; `None` if any
+    /// root move is incomplete.
+    fn total(&self) -> Option<T> {
+        if let Some(root) = self.root {
+            return Some(root);
+        }
+        let mut total = T::default();
+        for (_, count) in &self.moves {
+            total += (*count)?;
+        }
+        Some(total)
+    }
+}
+
+impl ParallelDivide<u64> {
     /// The perft of the root: `1` at depth 0, else the sum over root moves; `None` if any
     /// root move is incomplete.
     ///
@@ -189,16 +398,31 @@ impl ParallelDivide {
     /// assert_eq!((divide.moves().len(), divide.nodes()), (0, Some(1)));
     /// ```
     pub fn nodes(&self) -> Option<u64> {
-        if self.depth == 0 {
-            return Some(1);
-        }
-        self.moves.iter().map(|&(_, nodes)| nodes).sum()
+        self.total()
+    }
+}
+
+impl ParallelDivide<PerftStats> {
+    /// The statistics of the whole tree (at depth 0 the root is the one leaf); `None` if any
+    /// root move is incomplete. At depth 1 the root moves are the leaves: each root move's
+    /// entry in [`ParallelDivide::moves`] then holds only its one node, and this the whole.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{divide_parallel_stats, perft_stats, ParallelOptions, Position};
+    /// let start = Position::startpos();
+    /// let options = ParallelOptions::new(2);
+    /// let divide = divide_parallel_stats(&start, 4, &options, &|_| {}).unwrap();
+    /// assert_eq!(divide.stats(), Some(perft_stats(&start, 4)));
+    /// assert_eq!(divide.moves()[0].1.unwrap().nodes, 9_329); // a2a3, the first root move
+    /// ```
+    pub fn stats(&self) -> Option<PerftStats> {
+        self.total()
     }
 }
 
 /// The plies below the root where [`divide_parallel`] cuts the tree: enough units to keep
-/// the threads evenly busy, and (at depth 8 and more) small enough that a stop request is
-/// honoured within a fraction of a second.
+/// the threads evenly busy (a stop request no longer depends on the units' size).
 fn split_ply(depth: u32) -> u32 {
     if depth >= 8 { 3 } else { depth.min(2) }
 }
@@ -220,12 +444,80 @@ pub fn divide_parallel(
     options: &ParallelOptions,
     on_unit: &(dyn Fn(Progress) + Sync),
 ) -> Result<ParallelDivide, BackendUnavailable> {
-    let backend = Resolved::new(options.backend)?;
+    let counter = Nodes {
+        backend: Resolved::new(options.backend)?,
+        table: options.table,
+    };
+    Ok(divide_with(
+        &counter,
+        counter.backend,
+        position,
+        depth,
+        options,
+        on_unit,
+    ))
+}
+
+/// [`crate::perft_stats`] of each root move on `options.threads()` threads, as
+/// [`divide_parallel`] counts nodes: the statistics are sums over work units, so they are
+/// those of one thread. Uses [`ParallelOptions::stats_table`] if set.
+///
+/// # Examples
+/// ```
+/// use constmove::{divide_parallel_stats, perft_stats, ParallelOptions, Position};
+/// let kiwipete: Position =
+///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+/// let divide = divide_parallel_stats(&kiwipete, 3, &ParallelOptions::new(2), &|_| {}).unwrap();
+/// let stats = divide.stats().unwrap();
+/// assert_eq!((stats.nodes, stats.captures, stats.checks), (97_862, 17_102, 993));
+/// ```
+pub fn divide_parallel_stats(
+    position: &Position,
+    depth: u32,
+    options: &ParallelOptions,
+    on_unit: &(dyn Fn(Progress) + Sync),
+) -> Result<ParallelDivide<PerftStats>, BackendUnavailable> {
+    let counter = Stats {
+        backend: Resolved::new(options.backend)?,
+        table: options.stats_table,
+    };
+    Ok(divide_with(
+        &counter,
+        counter.backend,
+        position,
+        depth,
+        options,
+        on_unit,
+    ))
+}
+
+/// The body of [`divide_parallel`] and [`divide_parallel_stats`].
+fn divide_with<C: UnitCount>(
+    counter: &C,
+    backend: Resolved,
+    position: &Position,
+    depth: u32,
+    options: &ParallelOptions,
+    on_unit: &(dyn Fn(Progress) + Sync),
+) -> ParallelDivide<C::Value> {
     let roots: Vec<Move> = if depth == 0 {
         Vec::new()
     } else {
         position.legal_moves().to_vec()
     };
+    if depth <= counter.min_unit_depth() {
+        // Too shallow to cut: the root is counted whole, each root move's leaf by itself.
+        let moves = roots.iter().map(|&mv| {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            (mv, Some(counter.count(&child, 0)))
+        });
+        return ParallelDivide {
+            moves: moves.collect(),
+            root: Some(counter.count(position, depth)),
+        };
+    }
+    let ply = split_ply(depth).min(depth - counter.min_unit_depth());
     // Units of every root move, with the root each belongs to and an estimate of its size.
     let mut units = Vec::new();
     let mut owner = Vec::new();
@@ -234,7 +526,7 @@ pub fn divide_parallel(
     for (root, &mv) in roots.iter().enumerate() {
         let mut child = position.clone();
         child.play_unchecked(mv);
-        for unit in split(&child, depth - 1, split_ply(depth) - 1) {
+        for unit in split(&child, depth - 1, ply - 1) {
             // Two plies of the unit predict its size well enough to order by, for little work.
             let size = perft_resolved(&unit.position, unit.depth.min(2), backend)
                 .saturating_mul(unit.count);
@@ -252,34 +544,42 @@ pub fn divide_parallel(
             core::cmp::Reverse(estimate[i]),
         )
     });
-    let counts = run(&units, &order, options, on_unit)?;
+    let counts = run(counter, &units, &order, options, on_unit);
 
-    let mut totals: Vec<Option<u64>> = vec![Some(0); roots.len()];
+    let mut totals: Vec<Option<C::Value>> = vec![Some(C::Value::default()); roots.len()];
     for ((unit, count), &root) in units.iter().zip(&counts).zip(&owner) {
         totals[root] = match (totals[root], count) {
-            (Some(total), &Some(count)) => {
-                Some(total.saturating_add(unit.count.saturating_mul(count)))
+            (Some(mut total), &Some(count)) => {
+                total += count.times(unit.count);
+                Some(total)
             }
             _ => None,
         };
     }
-    Ok(ParallelDivide {
+    ParallelDivide {
         moves: roots.into_iter().zip(totals).collect(),
-        depth,
-    })
+        root: None,
+    }
 }
 
 /// Counts `units` on the threads, handing them out in `order`.
-fn run(
+fn run<C: UnitCount>(
+    counter: &C,
     units: &[WorkUnit],
     order: &[usize],
     options: &ParallelOptions,
     on_unit: &(dyn Fn(Progress) + Sync),
-) -> Result<Vec<Option<u64>>, BackendUnavailable> {
-    let backend = Resolved::new(options.backend)?;
+) -> Vec<Option<C::Value>> {
+    // Before the first unit finishes, which in a deep count can take long.
+    on_unit(Progress {
+        units_done: 0,
+        units_total: order.len(),
+        nodes: 0,
+    });
     let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let nodes = AtomicU64::new(0);
+    // The progress totals, under a lock: taken once per finished unit.
+    let done = Mutex::new((0usize, 0u64));
+    let stopped = || options.stopped();
     let worker = || {
         let mut counted = Vec::new();
         while !options.stopped() {
@@ -287,18 +587,20 @@ fn run(
                 break;
             };
             let unit = &units[index];
-            let count = match options.table {
-                Some(table) => perft_hashed_resolved(&unit.position, unit.depth, backend, table),
-                None => perft_resolved(&unit.position, unit.depth, backend),
+            let Some(count) = count_stoppable(counter, &unit.position, unit.depth, &stopped) else {
+                break;
             };
             counted.push((index, count));
-            let weighted = count.saturating_mul(unit.count);
-            let progress = Progress {
-                units_done: done.fetch_add(1, Ordering::Relaxed) + 1,
-                units_total: order.len(),
-                nodes: nodes
-                    .fetch_add(weighted, Ordering::Relaxed)
-                    .saturating_add(weighted),
+            let weighted = count.times(unit.count).nodes();
+            let progress = {
+                let mut done = done.lock().unwrap_or_else(|poison| poison.into_inner());
+                done.0 += 1;
+                done.1 = done.1.saturating_add(weighted);
+                Progress {
+                    units_done: done.0,
+                    units_total: order.len(),
+                    nodes: done.1,
+                }
             };
             on_unit(progress);
         }
@@ -319,5 +621,5 @@ fn run(
             }
         }
     });
-    Ok(counts)
+    counts
 }

@@ -131,7 +131,7 @@ pub fn perft_stats_with(
 }
 
 /// [`perft_stats_with`] on a backend already resolved.
-fn stats_resolved(position: &Position, depth: u32, backend: Resolved) -> PerftStats {
+pub(crate) fn stats_resolved(position: &Position, depth: u32, backend: Resolved) -> PerftStats {
     if depth == 0 {
         return PerftStats {
             nodes: 1,

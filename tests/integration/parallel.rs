@@ -184,3 +184,39 @@ fn a_stopped_run_reports_nothing_complete() {
     assert!(counted.moves().iter().all(|(_, n)| n.is_none()));
     assert_eq!(counted.nodes(), None);
 }
+
+/// One unit can be huge (two kings, twenty plies: the tree has about 10^17 leaves); a stop
+/// request must still end the count within a fraction of a second.
+#[test]
+fn a_stop_request_ends_even_one_huge_unit() {
+    let kings: Position = "k7/8/K7/8/8/8/8/8 w - - 0 1".parse().unwrap();
+    let stop = AtomicBool::new(false);
+    let options = ParallelOptions::new(1).stop(&stop);
+    let started = std::time::Instant::now();
+    let counted = std::thread::scope(|scope| {
+        let count = scope.spawn(|| divide_parallel(&kings, 20, &options, &|_| {}).unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        count.join().unwrap()
+    });
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(counted.nodes(), None);
+}
+
+/// Progress is reported before the first unit finishes, with the number of units.
+#[test]
+fn progress_names_the_units_before_the_first_is_done() {
+    let first = std::sync::Mutex::new(None);
+    let options = ParallelOptions::new(2);
+    divide_parallel(&Position::startpos(), 4, &options, &|progress| {
+        first.lock().unwrap().get_or_insert(progress);
+    })
+    .unwrap();
+    let first = first.into_inner().unwrap().expect("progress was reported");
+    assert_eq!((first.units_done, first.nodes), (0, 0));
+    assert_eq!(first.units_total, 400);
+}

@@ -16,8 +16,8 @@ use crate::common;
 
 use common::{BISHOP_DIRS, KNIGHT_STEPS, ROOK_DIRS, XorShift};
 use constmove::{
-    Backend, Board, Color, Move, MoveKind, PerftStats, Piece, Position, Square, perft_stats,
-    perft_stats_with,
+    Backend, Board, Color, Move, MoveKind, ParallelOptions, PerftStats, Piece, Position, Square,
+    StatsTable, divide_parallel_stats, perft_stats, perft_stats_with,
 };
 
 /// The largest published node count checked in the normal run: about 0.56 billion leaves
@@ -215,6 +215,59 @@ fn published_stats_within_budget() {
         &within,
         &common::backends(),
     );
+}
+
+/// The published statistics counted on threads, without and with a statistics table (a
+/// small one, so that entries are replaced while the count runs).
+#[test]
+fn published_stats_on_threads_and_through_a_table() {
+    let rows: Vec<Row> = load_rows()
+        .into_iter()
+        .filter(|row| row.nodes() <= 12_000_000)
+        .collect();
+    // Position 3 at depth 6: units four plies deep, whose subtrees meet in the table.
+    assert!(rows.iter().any(|row| row.depth >= 6));
+    let mut failures = Vec::new();
+    for row in &rows {
+        let position = Position::from_fen(&row.fen).expect("published FEN");
+        let table = StatsTable::new(64 << 10).unwrap();
+        for (threads, table) in [(2, None), (3, Some(&table))] {
+            let options = ParallelOptions::new(threads);
+            let options = match table {
+                Some(table) => options.stats_table(table),
+                None => options,
+            };
+            let divide = divide_parallel_stats(&position, row.depth, &options, &|_| {}).unwrap();
+            let stats = divide.stats().expect("not stopped");
+            failures.append(&mut row.mismatches(&stats, Backend::Auto));
+        }
+        if row.depth >= 6 {
+            assert!(
+                table.stats().hits > 0,
+                "position {} depth {}",
+                row.position,
+                row.depth
+            );
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The target of statistics through a table: the start position's depth 8 (85 billion
+/// leaves) against the published row, on every core with a 1 GiB table.
+#[test]
+#[ignore = "start-position statistics at depth 8: minutes"]
+fn start_depth8_stats_through_a_table() {
+    let row = load_rows()
+        .into_iter()
+        .find(|row| row.position == "1" && row.depth == 8)
+        .expect("a published row");
+    let table = StatsTable::new(1 << 30).unwrap();
+    let options = ParallelOptions::new(common::worker_threads()).stats_table(&table);
+    let divide = divide_parallel_stats(&Position::startpos(), 8, &options, &|_| {}).unwrap();
+    let stats = divide.stats().expect("not stopped");
+    let failures = row.mismatches(&stats, Backend::Auto);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

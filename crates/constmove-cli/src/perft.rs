@@ -1,14 +1,16 @@
 //! `constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--threads N] [--backend B]
 //! [--json]`, and `constmove perft --workload FILE [--part I/N]`: count the leaves of the move
-//! tree on all cores (with `--stats`, also the wiki's statistics of the leaf moves, on one
-//! thread), time it and report the speed; a Ctrl-C prints the root moves counted so far.
+//! tree on all cores (with `--stats`, also the wiki's statistics of the leaf moves), time it and report the speed; a Ctrl-C prints the root moves counted so far.
 
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
 use crate::progress;
 use crate::report::{Report, Setup, finish, table_stats, write_report};
 use crate::workload;
-use constmove::{Backend, PerftStats, Position, divide_parallel};
+use constmove::{
+    Backend, HashTable, Move, PerftStats, Position, StatsTable, divide_parallel,
+    divide_parallel_stats,
+};
 use std::io::Write;
 use std::time::Instant;
 
@@ -73,24 +75,15 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         None => Position::startpos(),
     };
 
-    let (report, setup) = if parsed.flag("--stats") {
-        if setup.hash.is_some() {
+    let report = if parsed.flag("--stats") {
+        if setup.verify {
             return Err(CliError::usage(
-                "--stats counts every leaf move and cannot use --hash",
+                "--verify recounts node counts and cannot be used with --stats",
             ));
         }
-        // Statistics are counted on one thread: say so in the report.
-        let setup = Setup {
-            threads: 1,
-            ..setup
-        };
-        let report = measure_stats(&position, depth, setup.backend, parsed.flag("--divide"))?;
-        (report, setup)
+        measure_stats(&position, depth, &setup, parsed.flag("--divide"))?
     } else {
-        (
-            measure(&position, depth, &setup, parsed.flag("--divide"))?,
-            setup,
-        )
+        measure(&position, depth, &setup, parsed.flag("--divide"))?
     };
     write_report(out, &report, &setup)?;
     finish(&report, || {
@@ -104,7 +97,7 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
 
 /// Counts on the threads under a stopwatch, with progress on stderr unless `--json`.
 fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliResult<Report> {
-    let table = setup.table()?;
+    let table = setup.table(|| HashTable::useful_bytes(position, depth))?;
     let options = setup.options(table.as_ref());
     let start = Instant::now();
     let counts = progress::run(!setup.json, 0, |on_unit| {
@@ -112,15 +105,7 @@ fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliR
     })
     .map_err(|error| CliError::usage(error.to_string()))?;
     let seconds = start.elapsed().as_secs_f64();
-    // Sorted by move text so that two runs (or a run and another engine's sorted output)
-    // can be compared with `diff`.
-    let mut finished: Vec<(String, u64)> = counts
-        .moves()
-        .iter()
-        .filter_map(|(mv, count)| Some((mv.to_string(), (*count)?)))
-        .collect();
-    finished.sort();
-    let complete = counts.nodes().is_some();
+    let (finished, complete) = sorted_lines(counts.moves(), |&count| count);
     Ok(Report {
         nodes: counts
             .nodes()
@@ -133,45 +118,59 @@ fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliR
     })
 }
 
-/// [`measure`] with statistics. With `divide`, each root move's subtree is counted once
-/// with statistics: the lines give its nodes and the statistics are their sum (at depth 1
-/// the root moves themselves are the leaves, so the root is counted instead; a cheap pass).
+/// [`measure`] with statistics, on the threads and through a statistics table with
+/// `--hash`. With `divide` the lines give each root move's nodes and the statistics are
+/// the whole tree's.
 fn measure_stats(
     position: &Position,
     depth: u32,
-    backend: Backend,
+    setup: &Setup,
     divide: bool,
 ) -> CliResult<Report> {
-    let unavailable = |error: constmove::BackendUnavailable| CliError::usage(error.to_string());
-    let start = Instant::now();
-    let (stats, divide) = if divide && depth >= 1 {
-        let mut lines = Vec::new();
-        let mut total = PerftStats::default();
-        for mv in position.legal_moves().iter().copied() {
-            let mut child = position.clone();
-            child.play(mv).expect("a listed move is legal");
-            let stats =
-                constmove::perft_stats_with(&child, depth - 1, backend).map_err(unavailable)?;
-            lines.push((mv.to_string(), stats.nodes));
-            total += stats;
-        }
-        lines.sort();
-        if depth == 1 {
-            total = constmove::perft_stats_with(position, 1, backend).map_err(unavailable)?;
-        }
-        (total, Some(lines))
-    } else {
-        let stats = constmove::perft_stats_with(position, depth, backend).map_err(unavailable)?;
-        (stats, divide.then(Vec::new))
+    let table = setup.stats_table(|| StatsTable::useful_bytes(position, depth))?;
+    let options = setup.options(None);
+    let options = match &table {
+        Some(table) => options.stats_table(table),
+        None => options,
     };
+    let start = Instant::now();
+    let counts = progress::run(!setup.json, 0, |on_unit| {
+        divide_parallel_stats(position, depth, &options, on_unit)
+    })
+    .map_err(|error| CliError::usage(error.to_string()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    let (finished, complete) = sorted_lines(counts.moves(), |stats| stats.nodes);
+    let stats = counts.stats().unwrap_or_else(|| {
+        let mut sum = PerftStats::default();
+        for stats in counts.moves().iter().filter_map(|(_, stats)| *stats) {
+            sum += stats;
+        }
+        sum
+    });
     Ok(Report {
         nodes: stats.nodes,
-        complete: true,
-        divide,
-        seconds: start.elapsed().as_secs_f64(),
-        table: None,
+        complete,
+        divide: (divide || !complete).then_some(finished),
+        seconds,
+        table: table.as_ref().map(|table| (table.bytes(), table.stats())),
         stats: Some(stats),
     })
+}
+
+/// The finished root moves as `(uci, nodes)` sorted by move text, so that two runs (or a
+/// run and another engine's sorted output) can be compared with `diff`; and whether every
+/// root move finished.
+fn sorted_lines<T>(
+    moves: &[(Move, Option<T>)],
+    nodes: impl Fn(&T) -> u64,
+) -> (Vec<(String, u64)>, bool) {
+    let mut finished: Vec<(String, u64)> = moves
+        .iter()
+        .filter_map(|(mv, count)| Some((mv.to_string(), nodes(count.as_ref()?))))
+        .collect();
+    finished.sort();
+    let complete = finished.len() == moves.len();
+    (finished, complete)
 }
 
 /// Perft of each root move, as `(uci, count)` sorted by move text (see [`measure`]).

@@ -4,7 +4,7 @@
 use crate::error::{CliError, CliResult};
 use crate::interrupt;
 use crate::json;
-use constmove::{Backend, HashTable, ParallelOptions, PerftStats, TableStats};
+use constmove::{Backend, HashTable, ParallelOptions, PerftStats, StatsTable, TableStats};
 use std::io::Write;
 
 /// How a count runs, shared by the position and workload modes.
@@ -25,19 +25,37 @@ pub struct Setup {
 const VERIFY_EVERY: u64 = 1024;
 
 impl Setup {
-    /// The options for the library, and the table if `--hash` was given.
-    pub fn table(&self) -> CliResult<Option<HashTable>> {
-        let Some(bytes) = self.hash else {
+    /// The table if `--hash` was given: of that size, or of `useful()` bytes if that is
+    /// less (a table larger than the run can fill only costs time to map and zero).
+    pub fn table(&self, useful: impl FnOnce() -> u64) -> CliResult<Option<HashTable>> {
+        let Some(bytes) = self.table_bytes(useful)? else {
             return Ok(None);
         };
-        let bytes = usize::try_from(bytes)
-            .map_err(|_| CliError::usage("--hash is larger than this machine can address"))?;
         let table = HashTable::new(bytes).map_err(|error| CliError::usage(error.to_string()))?;
         Ok(Some(table.verify_every(if self.verify {
             VERIFY_EVERY
         } else {
             0
         })))
+    }
+
+    /// The statistics table if `--hash` was given, sized as [`Setup::table`].
+    pub fn stats_table(&self, useful: impl FnOnce() -> u64) -> CliResult<Option<StatsTable>> {
+        let Some(bytes) = self.table_bytes(useful)? else {
+            return Ok(None);
+        };
+        let table = StatsTable::new(bytes).map_err(|error| CliError::usage(error.to_string()))?;
+        Ok(Some(table))
+    }
+
+    /// `--hash`'s size capped by `useful()`, in bytes this machine can address.
+    fn table_bytes(&self, useful: impl FnOnce() -> u64) -> CliResult<Option<usize>> {
+        let Some(asked) = self.hash else {
+            return Ok(None);
+        };
+        let bytes = usize::try_from(asked.min(useful()))
+            .map_err(|_| CliError::usage("--hash is larger than this machine can address"))?;
+        Ok(Some(bytes))
     }
 
     /// The library's options: the threads and backend, Ctrl-C's stop flag, and `table`.

@@ -9,7 +9,7 @@
 use crate::error::{CliError, CliResult};
 use crate::report::{Report, Setup, finish, table_stats, write_report};
 use crate::{args, progress};
-use constmove::{WorkUnit, count_units};
+use constmove::{HashTable, WorkUnit, count_units};
 use std::io::Write;
 use std::time::Instant;
 
@@ -25,7 +25,16 @@ pub fn run(file: &str, part: Option<(u64, u64)>, setup: &Setup, out: &mut impl W
             .map(|(unit, _)| unit)
             .collect(),
     };
-    let table = setup.table()?;
+    let table = setup.table(|| {
+        // Sized to the run only for a few units: each estimate counts a few plies.
+        if units.len() > 16 {
+            return u64::MAX;
+        }
+        let useful = units
+            .iter()
+            .map(|u| HashTable::useful_bytes(&u.position, u.depth));
+        useful.fold(0, u64::saturating_add)
+    })?;
     let options = setup.options(table.as_ref());
     let start = Instant::now();
     let counts = progress::run(!setup.json, units.len(), |on_unit| {
