@@ -111,7 +111,7 @@ pub use deep::hash_table::{HashTable, TableAllocError, TableStats, perft_hashed}
 #[cfg(feature = "std")]
 pub use deep::parallel::{ParallelDivide, ParallelOptions, Progress, count_units, divide_parallel};
 #[cfg(feature = "std")]
-pub use deep::workload::{WorkUnit, WorkUnitError, split};
+pub use deep::workload::{SplitError, SplitUnits, WorkUnit, WorkUnitError, split, try_split};
 pub use generator::visitor::Visitor;
 pub use position::castling::CastlingRights;
 pub use position::fen::{FenError, FenField};
