@@ -116,7 +116,7 @@ pub use deep::parallel::{
 #[cfg(feature = "std")]
 pub use deep::stats_table::StatsTable;
 #[cfg(feature = "std")]
-pub use deep::workload::{WorkUnit, WorkUnitError, split};
+pub use deep::workload::{SplitError, SplitUnits, WorkUnit, WorkUnitError, split, try_split};
 pub use generator::visitor::Visitor;
 pub use position::castling::CastlingRights;
 pub use position::fen::{FenError, FenField};

@@ -4,7 +4,7 @@
 
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
-use constmove::{Position, split};
+use constmove::{Position, try_split};
 use std::io::Write;
 
 const SPEC: Spec = Spec {
@@ -12,8 +12,8 @@ const SPEC: Spec = Spec {
     valued: &["--fen", "--ply"],
 };
 
-/// The deepest split accepted: ply 6 of the start position is 9.4 million lines (1 GB); a
-/// deeper one is almost surely a typo.
+/// The deepest split accepted: ply 6 of the start position is 9.4 million lines (776 MB of
+/// text, about 1 GB of memory); a deeper one is almost surely a typo.
 const MAX_PLY: u32 = 6;
 
 /// Runs the `split` command; `args` are the words after `split`.
@@ -43,9 +43,11 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         Some(fen) => args::parse_fen(fen)?,
         None => Position::startpos(),
     };
+    let units = try_split(&position, depth, ply)
+        .map_err(|error| CliError::usage(format!("split: {error}; use a smaller --ply")))?;
     // Buffered: stdout flushes every line, and a split can be millions of lines.
     let mut buffered = std::io::BufWriter::new(out);
-    for unit in split(&position, depth, ply) {
+    for unit in units {
         writeln!(buffered, "{unit}")?;
     }
     buffered.flush()?;

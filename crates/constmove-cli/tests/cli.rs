@@ -690,6 +690,28 @@ fn split_and_workload_reject_bad_input() {
     assert!(err.contains(":1:"), "{err:?}");
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn split_out_of_memory_is_one_line_and_exit_2() {
+    // 40 MB of address space loads the program but not ply 5's 822,518 units (70 MB): the
+    // split must fail early, in well under a second, and say so instead of aborting.
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 40000 && exec "$0" split 6 --ply 5 > /dev/null"#)
+        .arg(env!("CARGO_BIN_EXE_constmove"))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("sh starts");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{:?} {err:?}", output.status);
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(
+        err.starts_with("constmove: split: out of memory after ")
+            && err.trim_end().ends_with("; use a smaller --ply"),
+        "{err:?}"
+    );
+}
+
 /// Starts `constmove ARGS` with stdout and stderr piped.
 fn spawn(args: &[&str]) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_constmove"))
