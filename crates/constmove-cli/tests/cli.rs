@@ -773,3 +773,14 @@ fn ctrl_c_with_json_prints_one_incomplete_object_and_no_progress() {
     assert_eq!(json_field(&out, "complete"), "false");
     assert!(out.contains("\"divide\":{"), "{out:?}");
 }
+
+// ---------------------------------------------------------------------------------------
+// hostile input (issue 23)
+
+#[test]
+fn triple_check_is_rejected() {
+    // Rook, knight and bishop all check the white king: no move gives three checks.
+    let fen = "4r2k/8/8/8/1b6/3n4/8/4K3 w - - 0 1";
+    let err = run_usage_error(&["perft", "1", "--fen", fen]);
+    assert!(err.contains("check"), "{err:?}");
+}
