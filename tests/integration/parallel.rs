@@ -7,7 +7,8 @@ use crate::common;
 
 use common::{PerftEntry, load, parse_perft_blocks, read_data, split_csv_record};
 use constmove::{
-    Backend, HashTable, ParallelOptions, Position, count_units, divide, divide_parallel, split,
+    Backend, HashTable, ParallelOptions, Position, WorkUnit, WorkUnitError, count_units, divide,
+    divide_parallel, split,
 };
 use std::sync::atomic::AtomicBool;
 
@@ -183,4 +184,44 @@ fn a_stopped_run_reports_nothing_complete() {
     assert_eq!(counted.moves().len(), 20);
     assert!(counted.moves().iter().all(|(_, n)| n.is_none()));
     assert_eq!(counted.nodes(), None);
+}
+
+#[test]
+fn work_unit_operations_may_not_repeat() {
+    let start = constmove::STARTPOS_FEN;
+    for (line, operation) in [
+        (format!("{start} ;count 1 ;count 2 ;depth 1"), "count"),
+        (format!("{start} ;depth 1 ;count 1 ;depth 1"), "depth"),
+    ] {
+        let err = line.parse::<WorkUnit>().expect_err("a repeated operation");
+        assert_eq!(err, WorkUnitError::Duplicate { operation }, "{line}");
+        assert!(err.to_string().contains("more than once"), "{line}: {err}");
+    }
+}
+
+#[test]
+fn work_unit_values_are_plain_digits() {
+    let start = constmove::STARTPOS_FEN;
+    for (line, operation) in [
+        (format!("{start} ;count +1 ;depth 1"), "count"),
+        (format!("{start} ;count 1 ;depth +1"), "depth"),
+    ] {
+        let err = line.parse::<WorkUnit>().expect_err("a signed value");
+        assert!(
+            matches!(err, WorkUnitError::BadValue { operation: op, .. } if op == operation),
+            "{line}: {err:?}"
+        );
+    }
+}
+
+#[test]
+fn work_unit_fen_errors_say_invalid_fen_once() {
+    let err = "8/8 w - - ;count 1 ;depth 1"
+        .parse::<WorkUnit>()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("invalid FEN") && !err.contains("invalid FEN: invalid FEN"),
+        "{err}"
+    );
 }

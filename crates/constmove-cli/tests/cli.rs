@@ -778,6 +778,21 @@ fn ctrl_c_with_json_prints_one_incomplete_object_and_no_progress() {
 // hostile input (issue 23)
 
 #[test]
+fn workload_operations_may_not_repeat() {
+    for line in [
+        format!("{STARTPOS} ;count 1 ;count 2 ;depth 1"),
+        format!("{STARTPOS} ;depth 1 ;count 1 ;depth 2"),
+    ] {
+        let file = TempFile::new("twice.epd", &format!("{line}\n"));
+        let err = run_usage_error(&["perft", "--workload", file.path()]);
+        assert!(
+            err.contains(":1:") && err.contains("more than once"),
+            "{err:?}"
+        );
+    }
+}
+
+#[test]
 fn triple_check_is_rejected() {
     // Rook, knight and bishop all check the white king: no move gives three checks.
     let fen = "4r2k/8/8/8/1b6/3n4/8/4K3 w - - 0 1";
