@@ -225,3 +225,17 @@ fn work_unit_fen_errors_say_invalid_fen_once() {
         "{err}"
     );
 }
+
+#[test]
+fn table_alloc_errors_say_what_was_asked() {
+    let small = constmove::TableAllocError { bytes: 10 }.to_string();
+    assert!(
+        small.contains("10 bytes") && small.contains("64 bytes"),
+        "{small}"
+    );
+    let large = constmove::TableAllocError { bytes: 1 << 40 }.to_string();
+    assert!(
+        large.contains("1099511627776 bytes") && !large.contains("at least"),
+        "{large}"
+    );
+}

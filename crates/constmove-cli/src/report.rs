@@ -32,7 +32,8 @@ impl Setup {
         };
         let bytes = usize::try_from(bytes)
             .map_err(|_| CliError::usage("--hash is larger than this machine can address"))?;
-        let table = HashTable::new(bytes).map_err(|error| CliError::usage(error.to_string()))?;
+        let table = HashTable::new(bytes)
+            .map_err(|error| CliError::usage(format!("--hash: {error} (try a smaller size)")))?;
         Ok(Some(table.verify_every(if self.verify {
             VERIFY_EVERY
         } else {
