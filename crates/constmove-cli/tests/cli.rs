@@ -777,6 +777,67 @@ fn ctrl_c_with_json_prints_one_incomplete_object_and_no_progress() {
 // ---------------------------------------------------------------------------------------
 // hostile input (issue 23)
 
+/// Runs `constmove ARGS`, killing it and failing the test if it runs over `seconds`: a file
+/// that lies about its counts must not start a perft of hours.
+fn run_within(seconds: u64, args: &[&str]) -> Output {
+    let mut child = spawn(args);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().expect("the child can be polled").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} ran for over {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("the child exits")
+}
+
+#[test]
+fn suite_does_not_trust_the_file_counts_to_bound_the_work() {
+    // perft(8) of the start position is 85 billion: D9 and D99 must be skipped, not counted.
+    for lie in ["D9 5", "D99 5"] {
+        let file = TempFile::new("lie.epd", &format!("{STARTPOS} ;D1 20 ;{lie}\n"));
+        let output = run_within(20, &["suite", file.path()]);
+        assert_eq!(output.status.code(), Some(0), "{lie}: {}", stderr(&output));
+        assert_eq!(stdout(&output), "1 passed, 0 failed, 1 skipped\n", "{lie}");
+    }
+    // A lie that is cheap to count (perft(3) = 8,902 is within the limit) is a mismatch.
+    let file = TempFile::new("cheap-lie.epd", &format!("{STARTPOS} ;D4 5\n"));
+    let output = run_within(20, &["suite", file.path()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("expected 5, got 197281"));
+    // The guard is the count one ply less: perft(2) = 400 is within 400, perft(3) is not.
+    let file = TempFile::new("guard.epd", &format!("{STARTPOS} ;D3 5 ;D4 5\n"));
+    let output = run_within(20, &["suite", file.path(), "--max-nodes", "400"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).ends_with("0 passed, 1 failed, 1 skipped\n"));
+    // A published deep count of a position with a single line still passes.
+    let prison = "2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - - ;D1 1 ;D32 1\n";
+    let file = TempFile::new("prison.epd", prison);
+    assert_eq!(run_ok(&["suite", file.path()]), "2 passed, 0 failed\n");
+}
+
+#[test]
+fn suite_that_checks_nothing_is_an_error() {
+    for content in ["", "\n\n", "# only a comment\n", &format!("{STARTPOS}\n")] {
+        let file = TempFile::new("nothing.epd", content);
+        let err = run_usage_error(&["suite", file.path()]);
+        assert!(err.contains("nothing was checked"), "{content:?}: {err:?}");
+    }
+    // Counts there were, but every one was over the limit: the tally, then the error.
+    let file = TempFile::new("all-skipped.epd", &format!("{STARTPOS} ;D2 400\n"));
+    let output = run(&["suite", file.path(), "--max-nodes", "10"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "0 passed, 0 failed, 1 skipped\n");
+    let err = stderr(&output);
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(
+        err.starts_with("constmove: ") && err.contains("nothing was checked"),
+        "{err:?}"
+    );
+}
+
 #[test]
 fn workload_operations_may_not_repeat() {
     for line in [
