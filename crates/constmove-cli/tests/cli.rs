@@ -819,6 +819,28 @@ fn suite_does_not_trust_the_file_counts_to_bound_the_work() {
 }
 
 #[test]
+fn error_texts_say_things_once_and_name_their_units() {
+    let file = TempFile::new("fen.epd", "8/8 w - - ;count 1 ;depth 1\n");
+    let err = run_usage_error(&["perft", "--workload", file.path()]);
+    assert!(err.contains("invalid FEN"), "{err:?}");
+    assert!(!err.contains("invalid FEN: invalid FEN"), "{err:?}");
+
+    let err = run_usage_error(&["split", "2", "--ply", "5"]);
+    assert!(
+        err.contains("--ply") && err.contains("depth (2)"),
+        "{err:?}"
+    );
+
+    // Whether 1 TiB can be had depends on the machine; a refusal must say what was asked.
+    let output = run(&["perft", "1", "--hash", "1T"]);
+    if output.status.code() != Some(0) {
+        let err = run_usage_error(&["perft", "1", "--hash", "1T"]);
+        assert!(err.contains("--hash") && err.contains("bytes"), "{err:?}");
+        assert!(!err.contains("at least 64"), "{err:?}");
+    }
+}
+
+#[test]
 fn suite_that_checks_nothing_is_an_error() {
     for content in ["", "\n\n", "# only a comment\n", &format!("{STARTPOS}\n")] {
         let file = TempFile::new("nothing.epd", content);
@@ -851,6 +873,48 @@ fn workload_operations_may_not_repeat() {
             "{err:?}"
         );
     }
+}
+
+#[test]
+fn leading_plus_signs_are_rejected() {
+    let units = TempFile::new(
+        "plus-units.epd",
+        &format!("{STARTPOS} ;count +2 ;depth 1\n"),
+    );
+    let depth = TempFile::new(
+        "plus-depth.epd",
+        &format!("{STARTPOS} ;count 2 ;depth +1\n"),
+    );
+    let suite = TempFile::new("plus-suite.epd", &format!("{STARTPOS} ;D1 +20\n"));
+    let suite_depth = TempFile::new("plus-suite-depth.epd", &format!("{STARTPOS} ;D+1 20\n"));
+    let perft_file = TempFile::new("plus.perft", &format!("epd {STARTPOS}\nperft +1 20\n"));
+    let plain = TempFile::new("plain.epd", &format!("{STARTPOS} ;D1 20\n"));
+    let cases: [&[&str]; 10] = [
+        &["perft", "+3"],
+        &["perft", "3", "--threads", "+2"],
+        &["perftree", "+1", STARTPOS, ""],
+        &["split", "3", "--ply", "+1"],
+        &["suite", plain.path(), "--max-nodes", "+100"],
+        &["suite", suite.path()],
+        &["suite", suite_depth.path()],
+        &["suite", perft_file.path()],
+        &["perft", "--workload", units.path()],
+        &["perft", "--workload", depth.path()],
+    ];
+    for args in cases {
+        let err = run_usage_error(args);
+        assert!(err.contains('+'), "{args:?}: {err:?}");
+    }
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - +5 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 +1",
+    ] {
+        let err = run_usage_error(&["perft", "1", "--fen", fen]);
+        assert!(err.contains("digits only"), "{fen:?}: {err:?}");
+    }
+    let ok_units = TempFile::new("ok-units.epd", &format!("{STARTPOS} ;count 2 ;depth 1\n"));
+    let err = run_usage_error(&["perft", "--workload", ok_units.path(), "--part", "+1/2"]);
+    assert!(err.contains("+1/2"), "{err:?}");
 }
 
 #[test]
