@@ -841,6 +841,76 @@ fn error_texts_say_things_once_and_name_their_units() {
 }
 
 #[test]
+fn byte_order_marks_are_named_or_skipped() {
+    let bom = '\u{feff}';
+    for args in [
+        vec!["perft".to_owned(), format!("{bom}3")],
+        vec![
+            "perft".to_owned(),
+            "1".to_owned(),
+            "--fen".to_owned(),
+            format!("{bom}{STARTPOS}"),
+        ],
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let err = run_usage_error(&args);
+        assert!(
+            err.contains("byte-order mark") && err.contains("U+FEFF"),
+            "{err:?}"
+        );
+    }
+    // At the start of a file it is skipped, as most tools do; on a later line it is named.
+    let file = TempFile::new("bom.epd", &format!("{bom}{STARTPOS} ;D1 20\n"));
+    assert_eq!(run_ok(&["suite", file.path()]), "1 passed, 0 failed\n");
+    let file = TempFile::new(
+        "bom-units.epd",
+        &format!("{bom}{STARTPOS} ;count 2 ;depth 1\n"),
+    );
+    assert_eq!(
+        human_field(&run_ok(&["perft", "--workload", file.path()]), "nodes"),
+        "40"
+    );
+    let file = TempFile::new(
+        "bom2.epd",
+        &format!("{STARTPOS} ;D1 20\n{bom}{STARTPOS} ;D1 20\n"),
+    );
+    let err = run_usage_error(&["suite", file.path()]);
+    assert!(err.contains("line 2") && err.contains("U+FEFF"), "{err:?}");
+}
+
+#[test]
+fn subcommand_help_and_version() {
+    let version = format!("constmove {}\n", env!("CARGO_PKG_VERSION"));
+    for command in ["perft", "split", "perftree", "suite"] {
+        assert_eq!(run_ok(&[command, "--version"]), version, "{command}");
+        assert_eq!(run_ok(&[command, "-V"]), version, "{command}");
+        let help = run_ok(&[command, "--help"]);
+        assert!(
+            help.contains(&format!("constmove {command} ")),
+            "{command}: {help}"
+        );
+        for other in ["perft", "split", "perftree", "suite"] {
+            if other != command {
+                assert!(
+                    !help.contains(&format!("constmove {other} ")),
+                    "{command} --help shows {other}: {help}"
+                );
+            }
+        }
+    }
+    assert!(run_ok(&["suite", "-h"]).contains("--max-nodes"));
+    assert!(run_ok(&["perft", "--help"]).contains("--backend"));
+    assert!(!run_ok(&["split", "--help"]).contains("--backend"));
+    let whole = run_ok(&["--help"]);
+    for command in ["perft", "split", "perftree", "suite"] {
+        assert!(
+            whole.contains(&format!("constmove {command} ")),
+            "{command}"
+        );
+    }
+}
+
+#[test]
 fn suite_that_checks_nothing_is_an_error() {
     for content in ["", "\n\n", "# only a comment\n", &format!("{STARTPOS}\n")] {
         let file = TempFile::new("nothing.epd", content);
@@ -873,6 +943,33 @@ fn workload_operations_may_not_repeat() {
             "{err:?}"
         );
     }
+}
+
+#[test]
+fn closed_stdout_is_an_error() {
+    // Closed, not a broken pipe: the result has nowhere to go, which must not look like
+    // success (std hands the program /dev/null in its place).
+    let output = Command::new("sh")
+        .args([
+            "-c",
+            "exec \"$0\" perft 2 >&-",
+            env!("CARGO_BIN_EXE_constmove"),
+        ])
+        .output()
+        .expect("sh runs");
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert_eq!(
+        err,
+        "constmove: cannot write the output: stdout is closed\n"
+    );
+    // Writing to /dev/null on purpose is fine.
+    let status = Command::new(env!("CARGO_BIN_EXE_constmove"))
+        .args(["perft", "2"])
+        .stdout(Stdio::null())
+        .status()
+        .expect("the binary runs");
+    assert_eq!(status.code(), Some(0));
 }
 
 #[test]
