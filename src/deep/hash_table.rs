@@ -168,12 +168,14 @@ pub struct HashTable {
     verify_every: u64,
 }
 
-/// The table could not be allocated (or the size is under one 64-byte bucket).
+/// The table could not be allocated (or the size is under one 64-byte bucket). The message
+/// says which.
 ///
 /// # Examples
 /// ```
 /// use constmove::HashTable;
-/// assert!(HashTable::new(10).is_err());
+/// let err = HashTable::new(10).unwrap_err();
+/// assert_eq!(err.to_string(), "a hash table of 10 bytes is too small: one bucket takes 64 bytes");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TableAllocError {
@@ -183,11 +185,19 @@ pub struct TableAllocError {
 
 impl core::fmt::Display for TableAllocError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "cannot allocate a hash table of {} bytes (at least 64 are needed)",
-            self.bytes
-        )
+        let bytes = self.bytes;
+        if bytes < core::mem::size_of::<Bucket>() {
+            write!(
+                f,
+                "a hash table of {bytes} bytes is too small: one bucket takes {} bytes",
+                core::mem::size_of::<Bucket>()
+            )
+        } else {
+            write!(
+                f,
+                "cannot allocate a hash table of {bytes} bytes: the system refused the memory"
+            )
+        }
     }
 }
 

@@ -161,11 +161,13 @@ impl StatsTable {
 
 /// A 64-bit mix of a slot's words after the check: any change to one of them changes it.
 fn mix(words: &[u64; WORDS]) -> u64 {
-    words[1..].iter().fold(0x5EED_57A7_5EED_57A7_u64, |hash, &word| {
-        (hash ^ word)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(31)
-    })
+    words[1..]
+        .iter()
+        .fold(0x5EED_57A7_5EED_57A7_u64, |hash, &word| {
+            (hash ^ word)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(31)
+        })
 }
 
 impl core::fmt::Debug for StatsTable {

@@ -17,8 +17,8 @@ use std::fmt;
 /// `depth` plies deep.
 ///
 /// As text it is one EPD line, `<fen> ;count N ;depth D`: the FEN as [`Position`]'s
-/// `Display` writes it, then the two operations in any order. Other `;` operations are
-/// ignored, so a line may carry an `;id`.
+/// `Display` writes it, then the two operations in any order, each exactly once, with plain
+/// digits as values. Other `;` operations are ignored, so a line may carry an `;id`.
 ///
 /// # Examples
 /// ```
@@ -55,22 +55,43 @@ pub enum WorkUnitError {
         /// The operation's name.
         operation: &'static str,
     },
-    /// An operation's value is not a whole number in range.
+    /// An operation's value is not a whole number in range, in plain digits.
     BadValue {
         /// The operation's name.
         operation: &'static str,
         /// The text that was given.
         text: String,
     },
+    /// A required operation (`count` or `depth`) appears more than once: rather than let
+    /// one of two weights or depths win silently, the line is refused.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{WorkUnit, WorkUnitError};
+    /// let line = "4k3/8/8/8/8/8/8/4K2R w K - ;count 1 ;depth 2 ;count 3";
+    /// let err = line.parse::<WorkUnit>().unwrap_err();
+    /// assert_eq!(err, WorkUnitError::Duplicate { operation: "count" });
+    /// ```
+    Duplicate {
+        /// The operation's name.
+        operation: &'static str,
+    },
 }
 
 impl fmt::Display for WorkUnitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WorkUnitError::Fen(error) => write!(f, "invalid FEN: {error}"),
+            // The FEN error already begins with "invalid FEN".
+            WorkUnitError::Fen(error) => write!(f, "{error}"),
             WorkUnitError::Missing { operation } => write!(f, "no `;{operation} N` operation"),
             WorkUnitError::BadValue { operation, text } => {
-                write!(f, "invalid `;{operation}` value {text:?}")
+                write!(
+                    f,
+                    "invalid `;{operation}` value {text:?} (expected plain digits)"
+                )
+            }
+            WorkUnitError::Duplicate { operation } => {
+                write!(f, "`;{operation}` is given more than once")
             }
         }
     }
@@ -102,8 +123,14 @@ impl core::str::FromStr for WorkUnit {
                 Some("depth") => (&mut depth, "depth"),
                 _ => continue,
             };
+            if slot.is_some() {
+                return Err(WorkUnitError::Duplicate { operation: name });
+            }
             let text = words.collect::<Vec<_>>().join(" ");
-            let value = text.parse().map_err(|_| WorkUnitError::BadValue {
+            // Digits only: `str::parse` would also take a leading `+`.
+            let digits = !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+            let value = digits.then(|| text.parse().ok()).flatten();
+            let value = value.ok_or_else(|| WorkUnitError::BadValue {
                 operation: name,
                 text: text.clone(),
             })?;

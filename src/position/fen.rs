@@ -1,12 +1,23 @@
 //! FEN in and out: parsing with a typed [`FenError`] that names the field and the problem,
 //! validation of everything the generator relies on (one king each, castling rights that
 //! match the king and rook squares, a real en-passant pawn, the side not to move not in
-//! check, no pawns on the first or last rank), and `Display` for [`Position`].
+//! check, the side to move in check from at most two pieces, no pawns on the first or last
+//! rank), and `Display` for [`Position`].
+//!
+//! What is accepted, precisely:
+//! - the castling letters in any order (`qkQK` is `KQkq`: the set is what matters), each at
+//!   most once; `Display` writes them in the standard order `KQkq`;
+//! - the move counters as plain digits only (`+5` is rejected, as is anything Rust's integer
+//!   parsing would take beyond digits);
+//! - any two checkers of the side to move, even pairs no move can give (two knights, two
+//!   pawns, a pawn and a knight, two pieces on one line): published perft suites test such
+//!   positions. Three or more are [`FenError::ImpossibleCheck`], since no move gives more
+//!   than a double check.
 
 use crate::base::board::Board;
 use crate::base::geometry::rook_corner;
 use crate::base::types::{Color, Piece, Square};
-use crate::generator::checks_and_pins::attacked;
+use crate::generator::checks_and_pins::{LegalMasks, attacked};
 use crate::generator::material::AnyPieces;
 use crate::position::castling::CastlingRights;
 use crate::position::{Position, zobrist};
@@ -91,7 +102,8 @@ pub enum FenError {
     },
     /// The side to move is not `w` or `b`.
     SideToMove,
-    /// A castling character that is not one of `KQkq` (or `-` alone), or repeats.
+    /// A castling character that is not one of `KQkq` (or `-` alone), or repeats. The order
+    /// of the letters is free.
     CastlingLetter {
         /// The character.
         letter: char,
@@ -131,14 +143,30 @@ pub enum FenError {
         /// The side in check.
         color: Color,
     },
+    /// The side to move is in check from three or more pieces: no move gives more than a
+    /// double check. (Two checkers are always accepted; see the module docs.)
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, FenError, Position};
+    /// // Rook, knight and bishop all check the white king.
+    /// let err = Position::from_fen("4r2k/8/8/8/1b6/3n4/8/4K3 w - - 0 1").unwrap_err();
+    /// assert_eq!(err, FenError::ImpossibleCheck { color: Color::White, checkers: 3 });
+    /// ```
+    ImpossibleCheck {
+        /// The side in check (the side to move).
+        color: Color,
+        /// How many pieces give check.
+        checkers: u32,
+    },
     /// A pawn on the first or last rank.
     PawnOnBackRank {
         /// Its square.
         square: Square,
     },
-    /// The halfmove clock is not a non-negative integer.
+    /// The halfmove clock is not a non-negative integer written in plain digits.
     HalfmoveClock,
-    /// The fullmove number is not a positive integer.
+    /// The fullmove number is not a positive integer written in plain digits.
     FullmoveNumber,
 }
 
@@ -165,13 +193,15 @@ impl fmt::Display for FenError {
             ),
             FenError::PieceLetter { rank, letter } => write!(
                 f,
-                "invalid FEN piece placement: '{letter}' on rank {rank} is not a piece letter \
-                 (PNBRQK, pnbrqk) or a digit 1-8"
+                "invalid FEN piece placement: {} on rank {rank} is not a piece letter \
+                 (PNBRQK, pnbrqk) or a digit 1-8",
+                Letter(letter)
             ),
             FenError::SideToMove => f.write_str("invalid FEN side to move: expected 'w' or 'b'"),
             FenError::CastlingLetter { letter } => write!(
                 f,
-                "invalid FEN castling rights: '{letter}' (expected '-' or each of KQkq at most once)"
+                "invalid FEN castling rights: {} (expected '-' or each of KQkq at most once)",
+                Letter(letter)
             ),
             FenError::CastlingMismatch {
                 right,
@@ -214,18 +244,48 @@ impl fmt::Display for FenError {
                 color_name(color),
                 color_name(color)
             ),
+            FenError::ImpossibleCheck { color, checkers } => write!(
+                f,
+                "invalid FEN piece placement: the {} king is in check from {checkers} pieces \
+                 (a move gives at most two checks)",
+                color_name(color)
+            ),
             FenError::PawnOnBackRank { square } => write!(
                 f,
                 "invalid FEN piece placement: pawn on {square} (no pawn stands on rank 1 or 8)"
             ),
-            FenError::HalfmoveClock => {
-                f.write_str("invalid FEN halfmove clock: expected a non-negative integer")
-            }
-            FenError::FullmoveNumber => {
-                f.write_str("invalid FEN fullmove number: expected a positive integer")
-            }
+            FenError::HalfmoveClock => f.write_str(
+                "invalid FEN halfmove clock: expected a non-negative integer (digits only)",
+            ),
+            FenError::FullmoveNumber => f.write_str(
+                "invalid FEN fullmove number: expected a positive integer (digits only)",
+            ),
         }
     }
+}
+
+/// A character of the input for a message: quoted when visible, named when it is not
+/// (quoted as itself, a byte-order mark or a control character would show as nothing).
+struct Letter(char);
+
+impl fmt::Display for Letter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            '\u{feff}' => f.write_str("a UTF-8 byte-order mark (U+FEFF)"),
+            letter if letter.is_control() || letter.is_whitespace() => {
+                write!(f, "'{}' (U+{:04X})", letter.escape_debug(), letter as u32)
+            }
+            letter => write!(f, "'{letter}'"),
+        }
+    }
+}
+
+/// `text` as a number if it is plain ASCII digits: Rust's parsers also take a leading `+`.
+fn whole_number<T: core::str::FromStr>(text: &str) -> Option<T> {
+    if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
 }
 
 #[cfg(feature = "std")]
@@ -275,12 +335,12 @@ impl Position {
         let ep_square = parse_ep(ep, &board, side)?;
         let halfmove_clock = match halfmove {
             None => 0,
-            Some(text) => text.parse().map_err(|_| FenError::HalfmoveClock)?,
+            Some(text) => whole_number(text).ok_or(FenError::HalfmoveClock)?,
         };
         let fullmove_number = match fullmove {
             None => 1,
-            Some(text) => match text.parse() {
-                Ok(n) if n > 0 => n,
+            Some(text) => match whole_number(text) {
+                Some(n) if n > 0 => n,
                 _ => return Err(FenError::FullmoveNumber),
             },
         };
@@ -289,6 +349,18 @@ impl Position {
         let king = board.bits(opponent, Piece::King).trailing_zeros() as usize;
         if attacked::<Magic, AnyPieces>(&board, side, king, board.occupied_bits()) {
             return Err(FenError::OpponentInCheck { color: opponent });
+        }
+        let our_king = board.bits(side, Piece::King).trailing_zeros() as usize;
+        let checkers = LegalMasks::compute::<Magic, AnyPieces>(&board, side, our_king)
+            .checkers
+            .count_ones();
+        // The generator copes with any double check, even one no move can give, but no
+        // sequence of moves reaches a triple check.
+        if checkers > 2 {
+            return Err(FenError::ImpossibleCheck {
+                color: side,
+                checkers,
+            });
         }
         // Keep the square only when a pawn could take, as `play` records it and Polyglot
         // hashes it: one position, one value, one key.

@@ -364,7 +364,7 @@ fn pawn_on_back_rank() {
 
 #[test]
 fn halfmove_clock() {
-    for clock in ["x", "-1", "1.5", "+-3", "99999999999999999999"] {
+    for clock in ["x", "-1", "1.5", "+-3", "+5", "99999999999999999999"] {
         rejects(
             &format!("{KINGS} w - - {clock} 1"),
             FenError::HalfmoveClock,
@@ -376,13 +376,66 @@ fn halfmove_clock() {
 
 #[test]
 fn fullmove_number() {
-    for number in ["0", "x", "-1", "1.0", "99999999999999999999"] {
+    for number in ["0", "x", "-1", "1.0", "+1", "99999999999999999999"] {
         rejects(
             &format!("{KINGS} w - - 0 {number}"),
             FenError::FullmoveNumber,
             &FenField::FullmoveNumber.to_string(),
             &[],
         );
+    }
+}
+
+#[test]
+fn byte_order_mark_is_named() {
+    // Invisible when quoted as itself: the message must say what it is.
+    let err = Position::from_fen(&format!("\u{feff}{}", constmove::STARTPOS_FEN)).unwrap_err();
+    assert_eq!(
+        err,
+        FenError::PieceLetter {
+            rank: 8,
+            letter: '\u{feff}'
+        }
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains("byte-order mark") && message.contains("U+FEFF"),
+        "{message:?}"
+    );
+}
+
+#[test]
+fn triple_check_is_impossible() {
+    // Rook, knight and bishop check the white king; a move gives at most two checks.
+    for (fen, checkers) in [
+        ("4r2k/8/8/8/1b6/3n4/8/4K3 w - - 0 1", 3),
+        ("4r2k/8/8/8/1b6/3n4/5p2/4K3 w - - 0 1", 4),
+    ] {
+        rejects(
+            fen,
+            FenError::ImpossibleCheck {
+                color: Color::White,
+                checkers,
+            },
+            &FenField::Placement.to_string(),
+            &["white king", &format!("check from {checkers} pieces")],
+        );
+    }
+}
+
+#[test]
+fn double_checks_of_published_suites_are_accepted() {
+    // Some no move can give (two pawns, two knights, pawn and knight, two checkers on one
+    // line), but perft suites test them, so they are counted rather than rejected.
+    for fen in [
+        "1rrrrrk1/1PPPPPPP/8/8/8/8/8/6K1 b - -",
+        "2b5/1nbn4/n3n3/1kn5/n3n3/1n1n4/5RQ1/2KQ1R2 w - -",
+        "1q4k1/3r1Ppp/5NP1/pP6/8/1Q6/3B4/2K2R2 b - -",
+        "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1",
+        "5R2/2P5/8/4k3/8/3rK2r/8/8 w - -",
+        "2Nq4/2K5/1b6/8/7R/3k4/7P/8 w - -",
+    ] {
+        assert!(Position::from_fen(fen).is_ok(), "{fen}");
     }
 }
 

@@ -7,7 +7,8 @@ use crate::common;
 
 use common::{PerftEntry, load, parse_perft_blocks, read_data, split_csv_record};
 use constmove::{
-    Backend, HashTable, ParallelOptions, Position, count_units, divide, divide_parallel, split,
+    Backend, HashTable, ParallelOptions, Position, WorkUnit, WorkUnitError, count_units, divide,
+    divide_parallel, split,
 };
 use std::sync::atomic::AtomicBool;
 
@@ -219,4 +220,58 @@ fn progress_names_the_units_before_the_first_is_done() {
     let first = first.into_inner().unwrap().expect("progress was reported");
     assert_eq!((first.units_done, first.nodes), (0, 0));
     assert_eq!(first.units_total, 400);
+}
+
+#[test]
+fn work_unit_operations_may_not_repeat() {
+    let start = constmove::STARTPOS_FEN;
+    for (line, operation) in [
+        (format!("{start} ;count 1 ;count 2 ;depth 1"), "count"),
+        (format!("{start} ;depth 1 ;count 1 ;depth 1"), "depth"),
+    ] {
+        let err = line.parse::<WorkUnit>().expect_err("a repeated operation");
+        assert_eq!(err, WorkUnitError::Duplicate { operation }, "{line}");
+        assert!(err.to_string().contains("more than once"), "{line}: {err}");
+    }
+}
+
+#[test]
+fn work_unit_values_are_plain_digits() {
+    let start = constmove::STARTPOS_FEN;
+    for (line, operation) in [
+        (format!("{start} ;count +1 ;depth 1"), "count"),
+        (format!("{start} ;count 1 ;depth +1"), "depth"),
+    ] {
+        let err = line.parse::<WorkUnit>().expect_err("a signed value");
+        assert!(
+            matches!(err, WorkUnitError::BadValue { operation: op, .. } if op == operation),
+            "{line}: {err:?}"
+        );
+    }
+}
+
+#[test]
+fn work_unit_fen_errors_say_invalid_fen_once() {
+    let err = "8/8 w - - ;count 1 ;depth 1"
+        .parse::<WorkUnit>()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("invalid FEN") && !err.contains("invalid FEN: invalid FEN"),
+        "{err}"
+    );
+}
+
+#[test]
+fn table_alloc_errors_say_what_was_asked() {
+    let small = constmove::TableAllocError { bytes: 10 }.to_string();
+    assert!(
+        small.contains("10 bytes") && small.contains("64 bytes"),
+        "{small}"
+    );
+    let large = constmove::TableAllocError { bytes: 1 << 40 }.to_string();
+    assert!(
+        large.contains("1099511627776 bytes") && !large.contains("at least"),
+        "{large}"
+    );
 }

@@ -58,6 +58,22 @@ pub fn wants_help(args: &[String]) -> bool {
         .any(|arg| arg == "--help" || arg == "-h")
 }
 
+/// Whether the user asked for the version anywhere before a `--` separator.
+pub fn wants_version(args: &[String]) -> bool {
+    args.iter()
+        .take_while(|arg| *arg != "--")
+        .any(|arg| arg == "--version" || arg == "-V")
+}
+
+/// `text` as a number if it is plain ASCII digits. Rust's parsers also take a leading `+`,
+/// which no depth or count should have: `+3` is more likely a slip than a wish.
+pub fn whole_number<T: std::str::FromStr>(text: &str) -> Option<T> {
+    if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
 /// Splits `args` (the words after the command name) according to `spec`. Everything after
 /// a `--` is positional.
 pub fn parse(args: &[String], spec: &Spec) -> CliResult<Parsed> {
@@ -101,12 +117,12 @@ pub fn parse(args: &[String], spec: &Spec) -> CliResult<Parsed> {
 
 /// A perft depth: a whole number from 0 to [`MAX_DEPTH`].
 pub fn parse_depth(text: &str) -> CliResult<u32> {
-    match text.parse::<u32>() {
-        Ok(depth) if depth <= MAX_DEPTH => Ok(depth),
-        Ok(depth) => Err(CliError::usage(format!(
+    match whole_number::<u32>(text) {
+        Some(depth) if depth <= MAX_DEPTH => Ok(depth),
+        Some(depth) => Err(CliError::usage(format!(
             "depth {depth} is too large (at most {MAX_DEPTH})"
         ))),
-        Err(_) => Err(CliError::usage(format!(
+        None => Err(CliError::usage(format!(
             "invalid depth {text:?}: expected a whole number from 0 to {MAX_DEPTH}"
         ))),
     }
@@ -115,7 +131,7 @@ pub fn parse_depth(text: &str) -> CliResult<u32> {
 /// A node count such as `--max-nodes 1000000`; `_` separators (`10_000_000`) are allowed.
 pub fn parse_count(option: &str, text: &str) -> CliResult<u64> {
     let digits: String = text.chars().filter(|&c| c != '_').collect();
-    digits.parse().map_err(|_| {
+    whole_number(&digits).ok_or_else(|| {
         CliError::usage(format!(
             "invalid {option} {text:?}: expected a non-negative whole number"
         ))
@@ -147,8 +163,8 @@ pub fn threads(parsed: &Parsed) -> CliResult<usize> {
     let Some(text) = parsed.value("--threads") else {
         return Ok(std::thread::available_parallelism().map_or(1, |n| n.get()));
     };
-    match text.parse::<usize>() {
-        Ok(n @ 1..=1024) => Ok(n),
+    match whole_number::<usize>(text) {
+        Some(n @ 1..=1024) => Ok(n),
         _ => Err(CliError::usage(format!(
             "invalid --threads {text:?}: expected a whole number from 1 to 1024"
         ))),
@@ -192,7 +208,7 @@ pub fn parse_size(option: &str, text: &str) -> CliResult<u64> {
 pub fn parse_part(text: &str) -> CliResult<(u64, u64)> {
     let parsed = text
         .split_once('/')
-        .and_then(|(i, n)| Some((i.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
+        .and_then(|(i, n)| Some((whole_number(i.trim())?, whole_number(n.trim())?)));
     match parsed {
         Some((i, n)) if (1..=n).contains(&i) => Ok((i, n)),
         _ => Err(CliError::usage(format!(
@@ -247,6 +263,8 @@ mod tests {
         assert!(parse_depth("21").is_err());
         assert!(parse_depth("abc").is_err());
         assert!(parse_depth("-1").is_err());
+        assert!(parse_depth("+3").is_err());
+        assert!(parse_depth("").is_err());
     }
 
     #[test]
@@ -272,10 +290,18 @@ mod tests {
     }
 
     #[test]
+    fn whole_numbers_are_plain_digits() {
+        assert_eq!(whole_number::<u32>("42"), Some(42));
+        for bad in ["+42", "-1", "", " 4", "4 ", "0x10"] {
+            assert_eq!(whole_number::<u32>(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
     fn parts_are_one_based() {
         assert_eq!(parse_part("1/1").ok(), Some((1, 1)));
         assert_eq!(parse_part("3/10").ok(), Some((3, 10)));
-        for bad in ["0/3", "4/3", "1", "a/b", "1/0", ""] {
+        for bad in ["0/3", "4/3", "1", "a/b", "1/0", "", "+1/2", "1/+2"] {
             assert!(parse_part(bad).is_err(), "{bad:?}");
         }
     }
@@ -287,5 +313,7 @@ mod tests {
             Some(10_000_000)
         );
         assert!(parse_count("--max-nodes", "ten").is_err());
+        assert!(parse_count("--max-nodes", "+10").is_err());
+        assert!(parse_count("--max-nodes", "_").is_err());
     }
 }

@@ -1,8 +1,10 @@
 //! The `constmove` command: perft with timing, divide, the perftree debugger protocol and
 //! perft-suite checks, on top of the `constmove` library.
 //!
-//! Run `constmove --help` for the commands. Errors are one line on stderr and exit status
-//! 2; a closed stdout (`constmove perft 5 --divide | head -1`) ends the program quietly.
+//! Run `constmove --help` for the commands, `constmove COMMAND --help` for one. Errors are
+//! one line on stderr and exit status 2; a reader that goes away (`constmove perft 5
+//! --divide | head -1`) ends the program quietly, but a stdout closed from the start
+//! (`>&-`) is an error, since the result would be lost.
 //! Arguments are parsed by hand and JSON is written by hand: the crate uses std only.
 
 mod args;
@@ -22,27 +24,34 @@ use error::{CliError, CliResult};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-/// The text of `constmove --help`.
-const USAGE: &str = "\
-constmove - a fast legal chess move generator
+/// The first line of every help text.
+const TITLE: &str = "constmove - a fast legal chess move generator\n";
 
-USAGE:
-    constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--json] [--threads N] [--hash SIZE] [--verify] [--backend B]
+/// One command's part of the help: its usage lines, its description under COMMANDS, and
+/// whether the common OPTIONS apply to it.
+struct CommandHelp {
+    name: &'static str,
+    usage: &'static str,
+    text: &'static str,
+    backend: bool,
+}
+
+/// The commands in the order `constmove --help` lists them.
+const COMMANDS: [CommandHelp; 4] = [
+    CommandHelp {
+        name: "perft",
+        usage: "    constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--json] [--threads N] [--hash SIZE] [--verify] [--backend B]
     constmove perft --workload FILE [--part I/N] [--json] [--threads N] [--backend B]
-    constmove split DEPTH --ply K [--fen FEN]
-    constmove perftree DEPTH FEN [MOVES...] [--backend B]
-    constmove suite FILE [--max-nodes N] [--json] [--backend B]
-    constmove help | --help | -h
-    constmove --version
-
-COMMANDS:
-    perft      Count the leaves of the move tree DEPTH plies deep (default: the start
+",
+        text: "    perft      Count the leaves of the move tree DEPTH plies deep (default: the start
                position, depth 6) and print `nodes N`, `seconds S`, `Mnps M` (million
-               nodes per second) and `backend NAME` (the backend that ran).
+               nodes per second), `backend NAME` (the backend that ran) and `threads T`.
                  --fen FEN   the position, as one quoted argument (or --fen=FEN)
                  --divide    first print `move count` for each root move, then a blank line
                  --stats     also count the leaf moves' statistics (chessprogramming wiki
-                             definitions; about twice the time): instead of the `nodes`
+                             definitions; a few times the time, on the same threads;
+                             with --hash through a table of subtree statistics): instead
+                             of the `nodes`
                              line print `nodes`, `captures` (en passant included),
                              `en_passant`, `castles`, `promotions`, `checks` (mates
                              included), `discovered_checks` (single), `double_checks`
@@ -50,70 +59,116 @@ COMMANDS:
                              the move lines stay node counts and the statistics are
                              the whole tree's
                  --json      print one JSON object instead:
-                             {\"nodes\":N,\"seconds\":S,\"nps\":R,\"backend\":\"NAME\"}
+                             {\"nodes\":N,\"seconds\":S,\"nps\":R,\"backend\":\"NAME\",\"threads\":T}
                              (with --divide also \"divide\":{\"e2e4\":N,...}, with
                              --stats also \"stats\":{\"nodes\":N,\"captures\":C,...})
                  --threads N  worker threads (default: every core); counts are the same
                              for any N
                  --hash SIZE  cache subtree counts in a table of SIZE bytes shared by
-                             the threads (64M, 512M, 1G, ...; binary units); adds
-                             hash_bytes, hash_probes and hash_hits to the output
+                             the threads (64M, 512M, 1G, ...; binary units), or of what
+                             the run can fill if that is less; adds hash_bytes (the size
+                             used), hash_probes and hash_hits to the output
                  --verify    with --hash: recount about one hit in 1024 without the
                              table; prints verified and mismatches, exit status 1 if
                              any count was wrong
                  --workload FILE  count a file written by `split` instead: the sum of
-                             count x perft(position, depth) over its lines
+                             count x perft(position, depth) over its lines (a `;count` or
+                             `;depth` given twice in a line is an error)
                  --part I/N  with --workload: only lines I, I+N, I+2N, ... (I from 1);
                              the totals of parts 1/N..N/N add up to the whole file's
                Runs over a second show progress on stderr (a bar on a terminal, plain
-               `progress:` lines otherwise; none with --json). Ctrl-C stops after the
-               work units in progress, prints the root moves finished so far and exits
+               `progress:` lines otherwise; none with --json). Ctrl-C stops within a
+               fraction of a second, prints the root moves finished so far and exits
                with status 130; a second Ctrl-C exits at once.
-    split      Write the distinct positions K plies below the root (default the start
+",
+        backend: true,
+    },
+    CommandHelp {
+        name: "split",
+        usage: "    constmove split DEPTH --ply K [--fen FEN]\n",
+        text: "    split      Write the distinct positions K plies below the root (default the start
                position) as work units for `perft --workload`, one EPD line each:
                `FEN ;count N ;depth D` (N move sequences reach it, D = DEPTH - K plies
-               remain). Hand the parts to other machines and add up their `nodes`.
+               remain). K is at most DEPTH and at most 6. Hand the parts to other
+               machines and add up their `nodes`.
                Each ply costs about 12 times the one before; for the start position:
                    K       lines   output   memory    time
                    4      72,078   5.8 MB    11 MB   0.2 s
                    5     822,518    67 MB    70 MB     4 s
                    6   9,417,683   776 MB   0.9 GB   1 min
-               K is at most 6. Out of memory, split stops with one line and status 2.
-    perftree   The protocol of the perftree debugger (github.com/agnishom/perftree): play
+               Out of memory, split stops with one line and status 2.
+",
+        backend: false,
+    },
+    CommandHelp {
+        name: "perftree",
+        usage: "    constmove perftree DEPTH FEN [MOVES...] [--backend B]\n",
+        text: "    perftree   The protocol of the perftree debugger (github.com/agnishom/perftree): play
                the space-separated UCI MOVES (one argument, possibly empty, or several)
                from FEN, then print `move count` for each root move, a blank line and the
                total. perftree runs a script with DEPTH FEN MOVES, so give it one holding
                    #!/bin/sh
                    exec constmove perftree \"$@\"
-    suite      Check every count of a perft file against ours. Two formats, told apart by
+",
+        backend: true,
+    },
+    CommandHelp {
+        name: "suite",
+        usage: "    constmove suite FILE [--max-nodes N] [--json] [--backend B]\n",
+        text: "    suite      Check every count of a perft file against ours. Two formats, told apart by
                content: EPD lines `FEN ;D1 20 ;D2 400 ...`, or a .perft file of `id NAME`,
-               `epd FEN` and `perft DEPTH NODES` lines. Blank lines and # comments are
-               ignored. Counts above N nodes are skipped (--max-nodes N, default
-               10000000). Prints each mismatch (line, FEN, depth, expected, got), then
+               `epd FEN` and `perft DEPTH NODES` lines (DEPTH at most 128). Blank lines,
+               # comments and a UTF-8 byte-order mark at the start of the file are ignored.
+               --max-nodes N (default 10000000) bounds the work without trusting the
+               file: the count at depth D is made only if the file's count and our own
+               count at depth D-1 (made first, under the same rule) are both at most N,
+               else it is skipped. The last ply is counted in bulk, so a count costs
+               about as much as our count one ply less: at most N.
+               Prints each mismatch (line, FEN, depth, expected, got), then
                `P passed, F failed` (and `, S skipped` if any) as the last line; --json
                prints one object {\"passed\":P,\"failed\":F,\"skipped\":S,\"backend\":...,
                \"mismatches\":[{\"line\":L,\"fen\":...,\"depth\":D,\"expected\":E,\"got\":G}]}.
-               Exit status 1 if any count differs.
+               Exit status 1 if any count differs, 2 if nothing was checked: a file
+               without counts (one line on stderr), or every count skipped (the tally,
+               then one line on stderr).
                Standard chess only: every FEN is checked before counting, and one the parser
                rejects (e.g. Chess960/X-FEN castling rights as in fischer.epd or some of
                shakmaty_tricky.perft) stops the suite with exit status 2 and one line naming
                the file line and the FEN error.
+",
+        backend: true,
+    },
+];
 
+/// The common options, for the commands whose `backend` is set.
+const OPTIONS: &str = "
 OPTIONS:
     --backend auto|pext|magic
                The slider-attack backend (default auto: pext where the CPU runs it fast,
                else magic). Forcing pext on a CPU without BMI2 is an error.
+";
 
-DEPTH is a whole number from 0 to 20 (depth 0 counts 1 node).
-Exit status: 0 success, 1 suite mismatches or --verify mismatches, 2 bad arguments or input (one line on stderr),
-130 interrupted by Ctrl-C.
+/// What every help text ends with.
+const FOOTER: &str = "
+DEPTH is a whole number from 0 to 20 (depth 0 counts 1 node). Numbers are plain digits,
+without a sign. A FEN has the six standard fields (the last two may be left out); the
+castling letters may come in any order (they are written back as KQkq); a side to move
+in check from three or more pieces is rejected (no move gives more than two checks).
+An argument starting with a UTF-8 byte-order mark is an error.
+Exit status: 0 success, 1 suite or --verify mismatches, 2 bad arguments or input, a suite
+that checked nothing or a closed stdout (one line on stderr), 130 interrupted by Ctrl-C.
 ";
 
 fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let result = collect_args()
-        .and_then(|args| run(&args, &mut out))
+        .and_then(|args| {
+            if stdout_was_closed() {
+                return Err(CliError::Output(io::Error::other("stdout is closed")));
+            }
+            run(&args, &mut out)
+        })
         // Flushing is where a late broken pipe shows up; it must go through the same
         // handling as every other write.
         .and_then(|status| Ok(out.flush().map(|()| status)?));
@@ -138,30 +193,58 @@ fn collect_args() -> CliResult<Vec<String>> {
         .skip(1)
         .enumerate()
         .map(|(index, arg)| {
-            arg.into_string().map_err(|arg| {
+            let arg = arg.into_string().map_err(|arg| {
                 CliError::usage(format!(
                     "argument {} is not valid UTF-8: {arg:?}",
                     index + 1
                 ))
-            })
+            })?;
+            // Quoted, the mark is invisible or cryptic; name it instead.
+            if arg.starts_with('\u{feff}') {
+                return Err(CliError::usage(format!(
+                    "argument {} starts with a UTF-8 byte-order mark (U+FEFF): {arg:?}",
+                    index + 1
+                )));
+            }
+            Ok(arg)
         })
         .collect()
+}
+
+/// Whether stdout was closed when the program started (`constmove perft 5 >&-`). std gives
+/// a closed standard descriptor /dev/null opened read-write, where a shell's `>/dev/null`
+/// is write-only, so on Linux that pair is the sign; elsewhere it is not detected.
+#[cfg(target_os = "linux")]
+fn stdout_was_closed() -> bool {
+    let is_null =
+        std::fs::read_link("/proc/self/fd/1").is_ok_and(|path| path.as_os_str() == "/dev/null");
+    is_null
+        && std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
+            info.lines()
+                .filter_map(|line| line.strip_prefix("flags:"))
+                .any(|flags| u32::from_str_radix(flags.trim(), 8).is_ok_and(|flags| flags & 3 == 2))
+        })
+}
+
+/// See the Linux version: without /proc a closed stdout goes unnoticed.
+#[cfg(not(target_os = "linux"))]
+fn stdout_was_closed() -> bool {
+    false
 }
 
 /// Runs the command `args` names, writing its output to `out`; returns the exit status.
 fn run(args: &[String], out: &mut impl Write) -> CliResult {
     let Some((command, rest)) = args.split_first() else {
         // No command at all: the usage, but as an error, since nothing was done.
-        let _ = io::stderr().write_all(USAGE.as_bytes());
+        let _ = write_usage(&mut io::stderr(), None);
         return Ok(2);
     };
+    let known = COMMANDS.iter().find(|help| help.name == command);
     match command.as_str() {
-        "help" | "--help" | "-h" => write_usage(out),
-        "--version" | "-V" => {
-            writeln!(out, "constmove {}", env!("CARGO_PKG_VERSION"))?;
-            Ok(0)
-        }
-        "perft" | "perftree" | "suite" | "split" if args::wants_help(rest) => write_usage(out),
+        "help" | "--help" | "-h" => write_usage(out, None),
+        "--version" | "-V" => write_version(out),
+        _ if known.is_some() && args::wants_version(rest) => write_version(out),
+        _ if known.is_some() && args::wants_help(rest) => write_usage(out, known),
         "perft" => perft::run(rest, out),
         "perftree" => perftree::run(rest, out),
         "suite" => suite::run(rest, out),
@@ -175,8 +258,41 @@ fn run(args: &[String], out: &mut impl Write) -> CliResult {
     }
 }
 
-/// Prints [`USAGE`] to `out`; exit status 0.
-fn write_usage(out: &mut impl Write) -> CliResult {
-    out.write_all(USAGE.as_bytes())?;
+/// Prints the help to `out`: every command's, or only `command`'s; exit status 0.
+fn write_usage(out: &mut impl Write, command: Option<&CommandHelp>) -> CliResult {
+    let shown: &[CommandHelp] = match command {
+        Some(command) => std::slice::from_ref(command),
+        None => &COMMANDS,
+    };
+    write!(out, "{TITLE}\nUSAGE:\n")?;
+    for help in shown {
+        out.write_all(help.usage.as_bytes())?;
+    }
+    if command.is_none() {
+        writeln!(out, "    constmove help | --help | -h")?;
+        writeln!(out, "    constmove --version")?;
+    }
+    write!(
+        out,
+        "\n{}:\n",
+        if command.is_none() {
+            "COMMANDS"
+        } else {
+            "COMMAND"
+        }
+    )?;
+    for help in shown {
+        out.write_all(help.text.as_bytes())?;
+    }
+    if shown.iter().any(|help| help.backend) {
+        out.write_all(OPTIONS.as_bytes())?;
+    }
+    out.write_all(FOOTER.as_bytes())?;
+    Ok(0)
+}
+
+/// Prints `constmove VERSION`; exit status 0.
+fn write_version(out: &mut impl Write) -> CliResult {
+    writeln!(out, "constmove {}", env!("CARGO_PKG_VERSION"))?;
     Ok(0)
 }

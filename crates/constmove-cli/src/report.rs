@@ -31,7 +31,8 @@ impl Setup {
         let Some(bytes) = self.table_bytes(useful)? else {
             return Ok(None);
         };
-        let table = HashTable::new(bytes).map_err(|error| CliError::usage(error.to_string()))?;
+        let table = HashTable::new(bytes)
+            .map_err(|error| CliError::usage(format!("--hash: {error} (try a smaller size)")))?;
         Ok(Some(table.verify_every(if self.verify {
             VERIFY_EVERY
         } else {
@@ -44,7 +45,8 @@ impl Setup {
         let Some(bytes) = self.table_bytes(useful)? else {
             return Ok(None);
         };
-        let table = StatsTable::new(bytes).map_err(|error| CliError::usage(error.to_string()))?;
+        let table = StatsTable::new(bytes)
+            .map_err(|error| CliError::usage(format!("--hash: {error} (try a smaller size)")))?;
         Ok(Some(table))
     }
 

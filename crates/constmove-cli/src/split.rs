@@ -31,11 +31,22 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     let Some(ply) = parsed.value("--ply") else {
         return Err(CliError::usage("split: --ply K is required"));
     };
-    let ply = match ply.parse::<u32>() {
-        Ok(ply) if ply <= depth.min(MAX_PLY) => ply,
-        _ => {
+    let ply = match args::whole_number::<u32>(ply) {
+        Some(ply) if ply > depth => {
             return Err(CliError::usage(format!(
-                "invalid --ply {ply:?}: expected a whole number from 0 to the depth (at most {MAX_PLY})"
+                "--ply {ply} must be at most the depth ({depth})"
+            )));
+        }
+        Some(ply) if ply > MAX_PLY => {
+            return Err(CliError::usage(format!(
+                "--ply {ply} is too large (at most {MAX_PLY}: ply 6 of the start position \
+                 is already 9.4 million lines)"
+            )));
+        }
+        Some(ply) => ply,
+        None => {
+            return Err(CliError::usage(format!(
+                "invalid --ply {ply:?}: expected a whole number from 0 to the depth"
             )));
         }
     };

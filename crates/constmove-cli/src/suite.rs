@@ -1,12 +1,19 @@
 //! `constmove suite FILE [--max-nodes N] [--json] [--backend B]`: check every published
 //! count of a perft file against our own.
+//!
+//! The node limit bounds the work without trusting the file: a count at depth D is made only
+//! if the file's count and our count at depth D-1 (made first, under the same rule) are both
+//! within it. The last ply is counted in bulk, so a count at depth D costs about as much as
+//! the count at D-1; a file that claims `;D9 5` for the start position is skipped after a
+//! few counts instead of starting a perft of hours.
 
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
-use crate::json;
 use crate::suite_file::{self, Case, Expected};
-use constmove::Backend;
+use crate::{interrupt, json};
+use constmove::{Backend, ParallelOptions, divide_parallel};
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Counts larger than this are skipped unless `--max-nodes` says otherwise: ten million
 /// nodes take a few hundredths of a second, so a whole classic suite checks in seconds.
@@ -30,7 +37,13 @@ struct Summary {
     passed: usize,
     failed: usize,
     skipped: usize,
+    /// Ctrl-C stopped the run; the counts not yet made are in none of the above.
+    interrupted: bool,
 }
+
+/// Counts whose depth below is larger than this are made so that Ctrl-C can stop them
+/// (a smaller one takes a few hundredths of a second at most).
+const STOPPABLE_BELOW: u64 = 1_000_000;
 
 /// Runs the `suite` command; `args` are the words after `suite`. Exit status 1 when any
 /// count differs.
@@ -55,10 +68,16 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     let cases = suite_file::parse(&text).map_err(|error| {
         CliError::usage(format!("{path} line {}: {}", error.line, error.message))
     })?;
+    if cases.iter().all(|case| case.counts.is_empty()) {
+        return Err(CliError::usage(format!(
+            "{path} has no perft counts: nothing was checked"
+        )));
+    }
 
     let json = parsed.flag("--json");
     let mut mismatches = Vec::new();
-    let summary = check(&cases, max_nodes, backend, |mismatch| {
+    let stop = interrupt::install();
+    let summary = check(&cases, max_nodes, backend, stop, |mismatch| {
         // Human output reports a mismatch as soon as it is found: a long suite can take
         // minutes, and the first failure is often all one needs.
         if !json {
@@ -73,25 +92,56 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     } else {
         write_summary(out, &summary)?;
     }
+    if summary.interrupted {
+        return Err(CliError::Interrupted(format!(
+            "interrupted: the tally above covers the counts made before Ctrl-C ({} of {})",
+            summary.passed + summary.failed + summary.skipped,
+            cases.iter().map(|case| case.counts.len()).sum::<usize>()
+        )));
+    }
+    if summary.passed + summary.failed == 0 {
+        // The tally is out already; this is the one line that explains the status.
+        out.flush()?;
+        let _ = writeln!(
+            std::io::stderr(),
+            "constmove: nothing was checked: all {} counts were skipped by --max-nodes {max_nodes}",
+            summary.skipped
+        );
+        return Ok(2);
+    }
     Ok(if summary.failed > 0 { 1 } else { 0 })
 }
 
-/// Counts every expected value within `max_nodes`, calling `on_mismatch` for each wrong one.
+/// Counts every expected value the guard allows (see the module docs), calling
+/// `on_mismatch` for each wrong one.
 fn check<'a>(
     cases: &'a [Case],
     max_nodes: u64,
     backend: Backend,
+    stop: &AtomicBool,
     mut on_mismatch: impl FnMut(Mismatch<'a>) -> CliResult<()>,
 ) -> CliResult<Summary> {
     let mut summary = Summary::default();
     for case in cases {
+        // Our counts of this position by depth, from perft(0) = 1 up.
+        let mut ours = vec![1];
         for &expected in &case.counts {
-            if expected.nodes > max_nodes {
-                summary.skipped += 1;
-                continue;
-            }
-            let got = constmove::perft_with(&case.position, expected.depth, backend)
-                .map_err(|error| CliError::usage(error.to_string()))?;
+            let got = if expected.nodes > max_nodes {
+                Counted::TooLarge
+            } else {
+                guarded_perft(case, expected.depth, max_nodes, backend, stop, &mut ours)?
+            };
+            let got = match got {
+                Counted::Nodes(got) => got,
+                Counted::TooLarge => {
+                    summary.skipped += 1;
+                    continue;
+                }
+                Counted::Stopped => {
+                    summary.interrupted = true;
+                    return Ok(summary);
+                }
+            };
             if got == expected.nodes {
                 summary.passed += 1;
             } else {
@@ -105,6 +155,54 @@ fn check<'a>(
         }
     }
     Ok(summary)
+}
+
+/// What [`guarded_perft`] found.
+enum Counted {
+    Nodes(u64),
+    /// Over the node limit: skipped.
+    TooLarge,
+    /// Ctrl-C came first.
+    Stopped,
+}
+
+/// Our count of `case` at `depth`, unless it may cost too much: depth d is counted only
+/// when our count at d - 1 is at most `max_nodes`. The depths below are counted first, in
+/// order, and kept in `ours` (index = depth), so each depth is counted once per case.
+fn guarded_perft(
+    case: &Case,
+    depth: u32,
+    max_nodes: u64,
+    backend: Backend,
+    stop: &AtomicBool,
+    ours: &mut Vec<u64>,
+) -> CliResult<Counted> {
+    let depth = depth as usize;
+    let unavailable = |error: constmove::BackendUnavailable| CliError::usage(error.to_string());
+    while ours.len() <= depth {
+        let below = *ours.last().expect("perft(0) is always there");
+        if below > max_nodes {
+            return Ok(Counted::TooLarge);
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Ok(Counted::Stopped);
+        }
+        let next = u32::try_from(ours.len()).expect("file depths are at most 128");
+        let count = if below > STOPPABLE_BELOW {
+            // One thread, as every other count of the suite, but one that Ctrl-C can stop.
+            let options = ParallelOptions::new(1).backend(backend).stop(stop);
+            let divide =
+                divide_parallel(&case.position, next, &options, &|_| {}).map_err(unavailable)?;
+            match divide.nodes() {
+                Some(count) => count,
+                None => return Ok(Counted::Stopped),
+            }
+        } else {
+            constmove::perft_with(&case.position, next, backend).map_err(unavailable)?
+        };
+        ours.push(count);
+    }
+    Ok(Counted::Nodes(ours[depth]))
 }
 
 /// `mismatch at line L [(id)]: FEN depth D: expected E, got G`.
@@ -163,6 +261,10 @@ fn write_json(
             mismatch.got,
         )?;
     }
-    writeln!(out, "]}}")?;
+    write!(out, "]")?;
+    if summary.interrupted {
+        write!(out, ",\"complete\":false")?;
+    }
+    writeln!(out, "}}")?;
     Ok(())
 }

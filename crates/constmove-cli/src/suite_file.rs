@@ -5,17 +5,19 @@
 //! - `.perft`: an `epd FEN` line starts a position, `perft DEPTH NODES` lines give its
 //!   counts, and an optional `id NAME` line names the next position.
 //!
-//! In both, blank lines and lines starting with `#` are ignored. The format is told by the
+//! In both, blank lines, lines starting with `#` and a UTF-8 byte-order mark at the start
+//! of the file are ignored; numbers are plain digits (no sign). The format is told by the
 //! content, not the file name: any `epd ` line means `.perft` (no FEN starts with `e`).
 //!
 //! Every FEN is parsed here, before any counting, so a bad file fails at once with the
 //! number of the offending line instead of after minutes of perft.
 
+use crate::args::whole_number;
 use constmove::Position;
 
 /// Deepest count a file may ask for. Unlike the command line's limit this is not about
-/// run time (the node limit guards that: published files have "perft 32 1" for a position
-/// with a single legal line) but keeps a typo'd depth from recursing without end.
+/// run time (the suite's node guard bounds that whatever the file claims; published files
+/// have "perft 32 1" for a position with a single legal line) but catches absurd depths.
 const MAX_FILE_DEPTH: u32 = 128;
 
 /// One position of a suite with its expected counts.
@@ -53,6 +55,8 @@ pub struct LineError {
 
 /// Parses a suite file of either format.
 pub fn parse(text: &str) -> Result<Vec<Case>, LineError> {
+    // Many editors on Windows start a UTF-8 file with one; it is not part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let is_perft_format = significant_lines(text).any(|(_, line)| keyword(line).0 == "epd");
     if is_perft_format {
         parse_perft(text)
@@ -101,7 +105,7 @@ fn parse_epd_count(line: usize, field: &str) -> Result<Expected, LineError> {
     let (operation, nodes) = keyword(field);
     let depth = operation.strip_prefix('D').ok_or_else(bad)?;
     let depth = parse_depth(line, depth)?;
-    let nodes = nodes.parse().map_err(|_| bad())?;
+    let nodes = whole_number(nodes).ok_or_else(bad)?;
     Ok(Expected { line, depth, nodes })
 }
 
@@ -139,14 +143,14 @@ fn parse_perft_count(line: usize, text: &str) -> Result<Expected, LineError> {
     };
     let (depth, nodes) = keyword(text);
     let depth = parse_depth(line, depth)?;
-    let nodes = nodes.parse().map_err(|_| bad())?;
+    let nodes = whole_number(nodes).ok_or_else(bad)?;
     Ok(Expected { line, depth, nodes })
 }
 
 /// A depth of a file entry, 0 to [`MAX_FILE_DEPTH`].
 fn parse_depth(line: usize, text: &str) -> Result<u32, LineError> {
-    match text.parse::<u32>() {
-        Ok(depth) if depth <= MAX_FILE_DEPTH => Ok(depth),
+    match whole_number::<u32>(text) {
+        Some(depth) if depth <= MAX_FILE_DEPTH => Ok(depth),
         _ => Err(LineError {
             line,
             message: format!("invalid depth {text:?} (expected 0 to {MAX_FILE_DEPTH})"),
@@ -207,5 +211,15 @@ mod tests {
         assert_eq!(parse(orphan).map(|_| ()).unwrap_err().line, 1);
         let unknown = "epd 4k3/8/8/8/8/8/8/4K3 w - -\nbogus 1\n";
         assert_eq!(parse(unknown).map(|_| ()).unwrap_err().line, 2);
+        for signed in [";D+1 5", ";D1 +5"] {
+            let text = format!("4k3/8/8/8/8/8/8/4K3 w - - {signed}\n");
+            assert_eq!(parse(&text).map(|_| ()).unwrap_err().line, 1, "{signed}");
+        }
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped() {
+        let cases = parse("\u{feff}4k3/8/8/8/8/8/8/4K3 w - - ;D1 5\n").expect("valid EPD");
+        assert_eq!(depths_and_nodes(&cases[0]), [(1, 5)]);
     }
 }

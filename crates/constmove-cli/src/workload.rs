@@ -73,10 +73,14 @@ pub fn run(file: &str, part: Option<(u64, u64)>, setup: &Setup, out: &mut impl W
     })
 }
 
-/// The work units of `file`, one per line; blank lines and `#` comments are skipped.
+/// The work units of `file`, one per line; blank lines, `#` comments and a byte-order mark
+/// at the start of the file are skipped.
 fn read(file: &str) -> CliResult<Vec<WorkUnit>> {
     let text = std::fs::read_to_string(file)
         .map_err(|error| CliError::usage(format!("cannot read workload {file:?}: {error}")))?;
+    // A byte-order mark at the start is skipped, as most tools do; elsewhere the FEN
+    // parser names it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut units = Vec::new();
     for (number, line) in (1..).zip(text.lines()) {
         let line = line.trim();

@@ -796,6 +796,254 @@ fn ctrl_c_with_json_prints_one_incomplete_object_and_no_progress() {
     assert!(out.contains("\"divide\":{"), "{out:?}");
 }
 
+// ---------------------------------------------------------------------------------------
+// hostile input (issue 23)
+
+/// Runs `constmove ARGS`, killing it and failing the test if it runs over `seconds`: a file
+/// that lies about its counts must not start a perft of hours.
+fn run_within(seconds: u64, args: &[&str]) -> Output {
+    let mut child = spawn(args);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().expect("the child can be polled").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} ran for over {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("the child exits")
+}
+
+#[test]
+fn suite_does_not_trust_the_file_counts_to_bound_the_work() {
+    // perft(8) of the start position is 85 billion: D9 and D99 must be skipped, not counted.
+    for lie in ["D9 5", "D99 5"] {
+        let file = TempFile::new("lie.epd", &format!("{STARTPOS} ;D1 20 ;{lie}\n"));
+        let output = run_within(20, &["suite", file.path()]);
+        assert_eq!(output.status.code(), Some(0), "{lie}: {}", stderr(&output));
+        assert_eq!(stdout(&output), "1 passed, 0 failed, 1 skipped\n", "{lie}");
+    }
+    // A lie that is cheap to count (perft(3) = 8,902 is within the limit) is a mismatch.
+    let file = TempFile::new("cheap-lie.epd", &format!("{STARTPOS} ;D4 5\n"));
+    let output = run_within(20, &["suite", file.path()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("expected 5, got 197281"));
+    // The guard is the count one ply less: perft(2) = 400 is within 400, perft(3) is not.
+    let file = TempFile::new("guard.epd", &format!("{STARTPOS} ;D3 5 ;D4 5\n"));
+    let output = run_within(20, &["suite", file.path(), "--max-nodes", "400"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).ends_with("0 passed, 1 failed, 1 skipped\n"));
+    // A published deep count of a position with a single line still passes.
+    let prison = "2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - - ;D1 1 ;D32 1\n";
+    let file = TempFile::new("prison.epd", prison);
+    assert_eq!(run_ok(&["suite", file.path()]), "2 passed, 0 failed\n");
+}
+
+#[test]
+fn error_texts_say_things_once_and_name_their_units() {
+    let file = TempFile::new("fen.epd", "8/8 w - - ;count 1 ;depth 1\n");
+    let err = run_usage_error(&["perft", "--workload", file.path()]);
+    assert!(err.contains("invalid FEN"), "{err:?}");
+    assert!(!err.contains("invalid FEN: invalid FEN"), "{err:?}");
+
+    let err = run_usage_error(&["split", "2", "--ply", "5"]);
+    assert!(
+        err.contains("--ply") && err.contains("depth (2)"),
+        "{err:?}"
+    );
+
+    // Whether 1 TiB can be had depends on the machine; a refusal must say what was asked.
+    let output = run(&["perft", "1", "--hash", "1T"]);
+    if output.status.code() != Some(0) {
+        let err = run_usage_error(&["perft", "1", "--hash", "1T"]);
+        assert!(err.contains("--hash") && err.contains("bytes"), "{err:?}");
+        assert!(!err.contains("at least 64"), "{err:?}");
+    }
+}
+
+#[test]
+fn byte_order_marks_are_named_or_skipped() {
+    let bom = '\u{feff}';
+    for args in [
+        vec!["perft".to_owned(), format!("{bom}3")],
+        vec![
+            "perft".to_owned(),
+            "1".to_owned(),
+            "--fen".to_owned(),
+            format!("{bom}{STARTPOS}"),
+        ],
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let err = run_usage_error(&args);
+        assert!(
+            err.contains("byte-order mark") && err.contains("U+FEFF"),
+            "{err:?}"
+        );
+    }
+    // At the start of a file it is skipped, as most tools do; on a later line it is named.
+    let file = TempFile::new("bom.epd", &format!("{bom}{STARTPOS} ;D1 20\n"));
+    assert_eq!(run_ok(&["suite", file.path()]), "1 passed, 0 failed\n");
+    let file = TempFile::new(
+        "bom-units.epd",
+        &format!("{bom}{STARTPOS} ;count 2 ;depth 1\n"),
+    );
+    assert_eq!(
+        human_field(&run_ok(&["perft", "--workload", file.path()]), "nodes"),
+        "40"
+    );
+    let file = TempFile::new(
+        "bom2.epd",
+        &format!("{STARTPOS} ;D1 20\n{bom}{STARTPOS} ;D1 20\n"),
+    );
+    let err = run_usage_error(&["suite", file.path()]);
+    assert!(err.contains("line 2") && err.contains("U+FEFF"), "{err:?}");
+}
+
+#[test]
+fn subcommand_help_and_version() {
+    let version = format!("constmove {}\n", env!("CARGO_PKG_VERSION"));
+    for command in ["perft", "split", "perftree", "suite"] {
+        assert_eq!(run_ok(&[command, "--version"]), version, "{command}");
+        assert_eq!(run_ok(&[command, "-V"]), version, "{command}");
+        let help = run_ok(&[command, "--help"]);
+        assert!(
+            help.contains(&format!("constmove {command} ")),
+            "{command}: {help}"
+        );
+        for other in ["perft", "split", "perftree", "suite"] {
+            if other != command {
+                assert!(
+                    !help.contains(&format!("constmove {other} ")),
+                    "{command} --help shows {other}: {help}"
+                );
+            }
+        }
+    }
+    assert!(run_ok(&["suite", "-h"]).contains("--max-nodes"));
+    assert!(run_ok(&["perft", "--help"]).contains("--backend"));
+    assert!(!run_ok(&["split", "--help"]).contains("--backend"));
+    let whole = run_ok(&["--help"]);
+    for command in ["perft", "split", "perftree", "suite"] {
+        assert!(
+            whole.contains(&format!("constmove {command} ")),
+            "{command}"
+        );
+    }
+}
+
+#[test]
+fn suite_that_checks_nothing_is_an_error() {
+    for content in ["", "\n\n", "# only a comment\n", &format!("{STARTPOS}\n")] {
+        let file = TempFile::new("nothing.epd", content);
+        let err = run_usage_error(&["suite", file.path()]);
+        assert!(err.contains("nothing was checked"), "{content:?}: {err:?}");
+    }
+    // Counts there were, but every one was over the limit: the tally, then the error.
+    let file = TempFile::new("all-skipped.epd", &format!("{STARTPOS} ;D2 400\n"));
+    let output = run(&["suite", file.path(), "--max-nodes", "10"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "0 passed, 0 failed, 1 skipped\n");
+    let err = stderr(&output);
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(
+        err.starts_with("constmove: ") && err.contains("nothing was checked"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn workload_operations_may_not_repeat() {
+    for line in [
+        format!("{STARTPOS} ;count 1 ;count 2 ;depth 1"),
+        format!("{STARTPOS} ;depth 1 ;count 1 ;depth 2"),
+    ] {
+        let file = TempFile::new("twice.epd", &format!("{line}\n"));
+        let err = run_usage_error(&["perft", "--workload", file.path()]);
+        assert!(
+            err.contains(":1:") && err.contains("more than once"),
+            "{err:?}"
+        );
+    }
+}
+
+#[test]
+fn closed_stdout_is_an_error() {
+    // Closed, not a broken pipe: the result has nowhere to go, which must not look like
+    // success (std hands the program /dev/null in its place).
+    let output = Command::new("sh")
+        .args([
+            "-c",
+            "exec \"$0\" perft 2 >&-",
+            env!("CARGO_BIN_EXE_constmove"),
+        ])
+        .output()
+        .expect("sh runs");
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert_eq!(
+        err,
+        "constmove: cannot write the output: stdout is closed\n"
+    );
+    // Writing to /dev/null on purpose is fine.
+    let status = Command::new(env!("CARGO_BIN_EXE_constmove"))
+        .args(["perft", "2"])
+        .stdout(Stdio::null())
+        .status()
+        .expect("the binary runs");
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn leading_plus_signs_are_rejected() {
+    let units = TempFile::new(
+        "plus-units.epd",
+        &format!("{STARTPOS} ;count +2 ;depth 1\n"),
+    );
+    let depth = TempFile::new(
+        "plus-depth.epd",
+        &format!("{STARTPOS} ;count 2 ;depth +1\n"),
+    );
+    let suite = TempFile::new("plus-suite.epd", &format!("{STARTPOS} ;D1 +20\n"));
+    let suite_depth = TempFile::new("plus-suite-depth.epd", &format!("{STARTPOS} ;D+1 20\n"));
+    let perft_file = TempFile::new("plus.perft", &format!("epd {STARTPOS}\nperft +1 20\n"));
+    let plain = TempFile::new("plain.epd", &format!("{STARTPOS} ;D1 20\n"));
+    let cases: [&[&str]; 10] = [
+        &["perft", "+3"],
+        &["perft", "3", "--threads", "+2"],
+        &["perftree", "+1", STARTPOS, ""],
+        &["split", "3", "--ply", "+1"],
+        &["suite", plain.path(), "--max-nodes", "+100"],
+        &["suite", suite.path()],
+        &["suite", suite_depth.path()],
+        &["suite", perft_file.path()],
+        &["perft", "--workload", units.path()],
+        &["perft", "--workload", depth.path()],
+    ];
+    for args in cases {
+        let err = run_usage_error(args);
+        assert!(err.contains('+'), "{args:?}: {err:?}");
+    }
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - +5 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 +1",
+    ] {
+        let err = run_usage_error(&["perft", "1", "--fen", fen]);
+        assert!(err.contains("digits only"), "{fen:?}: {err:?}");
+    }
+    let ok_units = TempFile::new("ok-units.epd", &format!("{STARTPOS} ;count 2 ;depth 1\n"));
+    let err = run_usage_error(&["perft", "--workload", ok_units.path(), "--part", "+1/2"]);
+    assert!(err.contains("+1/2"), "{err:?}");
+}
+
+#[test]
+fn triple_check_is_rejected() {
+    // Rook, knight and bishop all check the white king: no move gives three checks.
+    let fen = "4r2k/8/8/8/1b6/3n4/8/4K3 w - - 0 1";
+    let err = run_usage_error(&["perft", "1", "--fen", fen]);
+    assert!(err.contains("check"), "{err:?}");
+}
+
 /// Waits for `child` at most `limit`, killing it (and failing) if it runs on.
 fn wait_at_most(mut child: std::process::Child, limit: std::time::Duration) -> Output {
     let start = std::time::Instant::now();
@@ -900,4 +1148,21 @@ fn a_big_hash_is_cut_to_what_a_small_run_can_use() {
     assert_eq!(human_field(&out, "nodes"), "197281");
     let bytes: u64 = human_field(&out, "hash_bytes").parse().unwrap();
     assert!(bytes <= 16 << 20, "hash_bytes {bytes}");
+}
+
+/// `suite` stops on Ctrl-C too: the tally of the counts made so far, then exit 130.
+#[test]
+fn ctrl_c_stops_a_suite_with_its_tally() {
+    let file = TempFile::new(
+        "deep.epd",
+        &format!("{STARTPOS} ;D1 20 ;D2 400 ;D7 3195901860\n"),
+    );
+    let child = spawn(&["suite", file.path(), "--max-nodes", "100000000000"]);
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    interrupt(&child);
+    let output = wait_at_most(child, std::time::Duration::from_secs(5));
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "2 passed, 0 failed\n");
+    let err = stderr(&output);
+    assert!(err.starts_with("constmove: interrupted: "), "{err:?}");
 }
