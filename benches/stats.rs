@@ -1,4 +1,4 @@
-//! `perft_stats` against plain bulk-counting `perft` on three chessprogramming-wiki
+//! `perft_stats` against plain bulk-counting `perft` on the six chessprogramming-wiki
 //! positions, same backend, same run: the ratio of their times is the cost of the
 //! statistics (the target: at most 3x). Every measurement asserts its counts
 //! against `../shared/perft/cpw_perft_results.csv` (nodes, and for `perft_stats` every
@@ -15,10 +15,13 @@ use std::hint::black_box;
 use std::time::Duration;
 
 /// (name, position id in the CSV, depth).
-const CASES: [(&str, &str, u32); 3] = [
+const CASES: [(&str, &str, u32); 6] = [
     ("start-d5", "1", 5),
     ("kiwipete-d4", "2", 4),
     ("position3-d6", "3", 6),
+    ("position4-d5", "4", 5),
+    ("position5-d4", "5", 4),
+    ("position6-d4", "6", 4),
 ];
 
 fn stats_benches(c: &mut Criterion) {

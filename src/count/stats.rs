@@ -447,11 +447,25 @@ impl<B: Engine> StatsSink<B> {
         self.stats.nodes += u64::from(targets.count_ones());
         self.stats.captures += u64::from((targets & self.theirs).count_ones());
         if direct | uncovered != 0 {
-            core::hint::cold_path();
-            let us = Color::from_white(S::WHITE);
-            let make = |to| board.after_move(us, piece, sq(from), sq(to));
-            self.checks::<Flip<S>>(direct, uncovered, |_| 0, make);
+            self.piece_checks::<S>(board, piece, from, direct, uncovered);
         }
+    }
+
+    /// The checking moves of one piece, out of line: the common path (no check) stays small
+    /// enough for the generator's per-piece loops to inline it.
+    #[cold]
+    #[inline(never)]
+    fn piece_checks<S: StatusFlags>(
+        &mut self,
+        board: &Board,
+        piece: Piece,
+        from: usize,
+        direct: u64,
+        uncovered: u64,
+    ) {
+        let us = Color::from_white(S::WHITE);
+        let make = |to| board.after_move(us, piece, sq(from), sq(to));
+        self.checks::<Flip<S>>(direct, uncovered, |_| 0, make);
     }
 
     /// Pawn moves (not promotions) to `targets`, each from `to - delta`, into status `C`.
@@ -467,14 +481,27 @@ impl<B: Engine> StatsSink<B> {
         let uncovered = self.pawns_uncovered(targets, delta);
         self.stats.nodes += u64::from(targets.count_ones());
         if direct | uncovered != 0 {
-            core::hint::cold_path();
-            let us = Color::from_white(S::WHITE);
-            let make = |to: usize| {
-                let from = (to as isize - delta as isize) as usize;
-                board.after_move(us, Piece::Pawn, sq(from), sq(to))
-            };
-            self.checks::<C>(direct, uncovered, ep, make);
+            self.pawn_checks_made::<S, C>(board, delta, direct, uncovered, ep);
         }
+    }
+
+    /// The checking pawn moves, out of line (see [`StatsSink::piece_checks`]).
+    #[cold]
+    #[inline(never)]
+    fn pawn_checks_made<S: StatusFlags, C: StatusFlags>(
+        &mut self,
+        board: &Board,
+        delta: i8,
+        direct: u64,
+        uncovered: u64,
+        ep: impl Fn(usize) -> u8,
+    ) {
+        let us = Color::from_white(S::WHITE);
+        let make = |to: usize| {
+            let from = (to as isize - delta as isize) as usize;
+            board.after_move(us, Piece::Pawn, sq(from), sq(to))
+        };
+        self.checks::<C>(direct, uncovered, ep, make);
     }
 }
 
