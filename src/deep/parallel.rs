@@ -176,25 +176,14 @@ impl Tally for u64 {
 
 impl Tally for PerftStats {
     fn times(self, count: u64) -> PerftStats {
-        let [n, c, e, k, p, ch, d, dd, m] = self.fields().map(|(_, v)| v.saturating_mul(count));
-        PerftStats {
-            nodes: n,
-            captures: c,
-            en_passant: e,
-            castles: k,
-            promotions: p,
-            checks: ch,
-            discovered_checks: d,
-            double_checks: dd,
-            checkmates: m,
-        }
+        PerftStats::from_values(self.fields().map(|(_, value)| value.saturating_mul(count)))
     }
     fn nodes(&self) -> u64 {
         self.nodes
     }
 }
 
-/// How one unit is counted: in one go at or below [`UnitCount::DIRECT`] plies, else child
+/// How one unit is counted: in one go at or below [`UnitCount::direct`] plies, else child
 /// by child (so that a stop request is seen), through the table's entries if there is one.
 trait UnitCount: Sync {
     type Value: Tally;
@@ -226,7 +215,13 @@ struct Nodes<'a> {
 impl UnitCount for Nodes<'_> {
     type Value = u64;
     fn direct(&self) -> u32 {
-        POLL_DEPTH
+        // Through the table a depth-6 subtree is counted in a few milliseconds, and the
+        // table's own recursion (incremental keys, prefetching) is the faster one.
+        if self.table.is_some() {
+            POLL_DEPTH + 1
+        } else {
+            POLL_DEPTH
+        }
     }
     fn count(&self, position: &Position, depth: u32) -> u64 {
         match self.table {

@@ -113,18 +113,9 @@ impl StatsTable {
             let words: [u64; WORDS] = core::array::from_fn(|i| slot.0[i].load(Ordering::Relaxed));
             if words[1] == u64::from(depth) && words[0] == check ^ mix(&words) {
                 self.counters[1].fetch_add(1, Ordering::Relaxed);
-                let [n, c, e, k, p, ch, d, dd, m] = core::array::from_fn(|i| words[2 + i]);
-                return Some(PerftStats {
-                    nodes: n,
-                    captures: c,
-                    en_passant: e,
-                    castles: k,
-                    promotions: p,
-                    checks: ch,
-                    discovered_checks: d,
-                    double_checks: dd,
-                    checkmates: m,
-                });
+                return Some(PerftStats::from_values(core::array::from_fn(|i| {
+                    words[2 + i]
+                })));
             }
         }
         None
