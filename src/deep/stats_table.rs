@@ -32,10 +32,10 @@ unsafe impl Zeroable for Slot {}
 /// use constmove::{divide_parallel_stats, perft_stats, ParallelOptions, Position, StatsTable};
 /// let table = StatsTable::new(1 << 20).unwrap();
 /// let options = ParallelOptions::new(2).stats_table(&table);
-/// let start = Position::startpos();
-/// let divide = divide_parallel_stats(&start, 5, &options, &|_| {}).unwrap();
-/// assert_eq!(divide.stats(), Some(perft_stats(&start, 5)));
-/// assert!(table.stats().hits > 0);
+/// let pos: Position = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".parse().unwrap();
+/// let divide = divide_parallel_stats(&pos, 6, &options, &|_| {}).unwrap();
+/// assert_eq!(divide.stats(), Some(perft_stats(&pos, 6)));
+/// assert!(table.stats().hits > 0); // subtrees reached by more than one move order
 /// ```
 pub struct StatsTable {
     slots: ZeroedMemory<Slot>,

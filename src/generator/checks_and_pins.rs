@@ -196,7 +196,8 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "1q4b1/3n4/1r3N2/3k4/8/2B5/Q2R4/4K2n b - - 0 1",
+            // Double check (knight f6, queen a2); the rook on h2 and the rest attack around.
+            "1q4b1/3n4/1r3N2/3k4/8/2B5/Q6R/4K2n b - - 0 1",
         ] {
             let position: Position = fen.parse().unwrap();
             let board = position.board();
