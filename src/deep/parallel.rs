@@ -409,7 +409,8 @@ impl ParallelDivide<PerftStats> {
     /// let options = ParallelOptions::new(2);
     /// let divide = divide_parallel_stats(&start, 4, &options, &|_| {}).unwrap();
     /// assert_eq!(divide.stats(), Some(perft_stats(&start, 4)));
-    /// assert_eq!(divide.moves()[0].1.unwrap().nodes, 9_329); // a2a3, the first root move
+    /// let (_, stats) = divide.moves().iter().find(|(mv, _)| mv.to_string() == "e2e4").unwrap();
+    /// assert_eq!(stats.unwrap().nodes, 13_160);
     /// ```
     pub fn stats(&self) -> Option<PerftStats> {
         self.total()

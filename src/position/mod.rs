@@ -9,6 +9,7 @@ pub(crate) mod castling;
 pub(crate) mod fen;
 pub(crate) mod moves;
 pub(crate) mod perft;
+mod queries;
 pub mod zobrist;
 
 use crate::base::board::Board;
@@ -375,7 +376,7 @@ impl Position {
     /// assert!(pos.play(e4).is_err());
     /// ```
     pub fn play(&mut self, mv: Move) -> Result<(), UciMoveError> {
-        if !self.legal_moves().contains(&mv) {
+        if !self.is_legal(mv) {
             return Err(UciMoveError::Illegal {
                 from: mv.from(),
                 to: mv.to(),
@@ -386,8 +387,30 @@ impl Position {
         Ok(())
     }
 
-    /// Plays a move known to be legal here.
-    pub(crate) fn play_unchecked(&mut self, mv: Move) {
+    /// Plays `mv` without checking it: the engine path, for moves taken from this position's
+    /// [`Position::legal_moves`] or [`Position::for_each_legal`].
+    ///
+    /// **Precondition:** `mv` is legal here. Debug builds assert it; in release builds an
+    /// illegal move leaves a position that may not follow the rules (never undefined
+    /// behaviour). Use [`Position::play`] for moves from outside.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let start = Position::startpos();
+    /// let mut children = 0;
+    /// for &mv in start.legal_moves().iter() {
+    ///     let mut child = start.clone();
+    ///     child.play_unchecked(mv);
+    ///     children += child.legal_moves().len();
+    /// }
+    /// assert_eq!(children, 400);
+    /// ```
+    pub fn play_unchecked(&mut self, mv: Move) {
+        debug_assert!(
+            self.legal_moves().contains(&mv),
+            "play_unchecked: {mv} is not legal in {self}"
+        );
         let us = self.side;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());

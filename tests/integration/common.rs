@@ -6,7 +6,7 @@
 //! and every loader panics when a file is missing or yields no entries, so a test can never
 //! pass by checking nothing.
 
-use constmove::{Backend, Position, perft_with};
+use constmove::{Backend, Board, Color, Piece, Position, Square, perft_with};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -469,3 +469,55 @@ pub const KING_STEPS: [(i32, i32); 8] = [
 pub const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// Bishop directions.
 pub const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// `square` moved by `df` files and `dr` ranks, if still on the board.
+pub fn offset(square: Square, df: i32, dr: i32) -> Option<Square> {
+    let file = i32::from(square.file()) + df;
+    let rank = i32::from(square.rank()) + dr;
+    ((0..8).contains(&file) && (0..8).contains(&rank))
+        .then(|| Square::from_file_rank(file as u8, rank as u8).unwrap())
+}
+
+/// The squares of `by`'s pieces that attack `square`, by walking from it.
+pub fn attackers(board: &Board, square: Square, by: Color) -> Vec<Square> {
+    let mut found = Vec::new();
+    let is = |at: Square, piece: Piece| board.piece_at(at) == Some((by, piece));
+    // A white pawn attacks upwards, so it stands one rank below the square.
+    let pawn_rank = if by == Color::White { -1 } else { 1 };
+    for df in [-1, 1] {
+        if let Some(at) = offset(square, df, pawn_rank)
+            && is(at, Piece::Pawn)
+        {
+            found.push(at);
+        }
+    }
+    for (df, dr) in KNIGHT_STEPS {
+        if let Some(at) = offset(square, df, dr)
+            && is(at, Piece::Knight)
+        {
+            found.push(at);
+        }
+    }
+    for (df, dr) in KING_STEPS {
+        if let Some(at) = offset(square, df, dr)
+            && is(at, Piece::King)
+        {
+            found.push(at);
+        }
+    }
+    for (dirs, slider) in [(ROOK_DIRS, Piece::Rook), (BISHOP_DIRS, Piece::Bishop)] {
+        for (df, dr) in dirs {
+            let mut at = square;
+            while let Some(next) = offset(at, df, dr) {
+                if let Some(found_piece) = board.piece_at(next) {
+                    if found_piece == (by, slider) || found_piece == (by, Piece::Queen) {
+                        found.push(next);
+                    }
+                    break;
+                }
+                at = next;
+            }
+        }
+    }
+    found
+}

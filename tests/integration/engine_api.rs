@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{XorShift, read_data};
+use common::{BISHOP_DIRS, ROOK_DIRS, XorShift, attackers, offset, read_data};
 use constmove::{
     Board, Color, Move, MoveKind, Outcome, Piece, Position, Square, StatusFlags, Visitor,
 };
@@ -188,4 +188,126 @@ fn play_keeps_clocks_and_rejects_without_change() {
     );
     assert!(position.play(odd_promotion).is_err());
     assert_eq!(position, before);
+}
+
+/// The side to move's pieces pinned to its king, by walking out from the king: the first
+/// piece met on a line is ours and the second an enemy slider moving along that line.
+fn pinned_by_walking(position: &Position) -> Vec<Square> {
+    let board = position.board();
+    let us = position.side_to_move();
+    let king = board
+        .pieces(us, Piece::King)
+        .into_iter()
+        .next()
+        .expect("a king");
+    let mut pinned = Vec::new();
+    for (dirs, slider) in [(ROOK_DIRS, Piece::Rook), (BISHOP_DIRS, Piece::Bishop)] {
+        for (df, dr) in dirs {
+            let mut at = king;
+            let mut ours = None;
+            while let Some(next) = offset(at, df, dr) {
+                at = next;
+                match (board.piece_at(next), ours) {
+                    (None, _) => continue,
+                    (Some((color, _)), None) if color == us => ours = Some(next),
+                    (Some((color, piece)), Some(candidate)) => {
+                        if color != us && (piece == slider || piece == Piece::Queen) {
+                            pinned.push(candidate);
+                        }
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+    pinned.sort_by_key(|square| square.index());
+    pinned
+}
+
+/// `attackers_to`, `is_attacked`, `checkers` and `pinned` against walking the board square
+/// by square, and `null_move` against a key from scratch, in random games.
+#[test]
+fn queries_agree_with_walking_the_board() {
+    let mut rng = XorShift(0x0051_A7ED);
+    let mut checked = 0;
+    for _ in 0..30 {
+        let mut position = Position::startpos();
+        for _ in 0..100 {
+            let board = position.board();
+            for index in 0..64 {
+                let square = Square::new(index).unwrap();
+                for by in [Color::White, Color::Black] {
+                    let mut expected = attackers(board, square, by);
+                    expected.sort_by_key(|square| square.index());
+                    let got: Vec<Square> = position.attackers_to(square, by).into_iter().collect();
+                    assert_eq!(got, expected, "{position} {square} {by:?}");
+                    assert_eq!(position.is_attacked(square, by), !expected.is_empty());
+                }
+            }
+            let us = position.side_to_move();
+            let king = board.pieces(us, Piece::King).into_iter().next().unwrap();
+            assert_eq!(
+                position.checkers(),
+                position.attackers_to(king, !us),
+                "{position}"
+            );
+            assert_eq!(position.checkers().is_empty(), !position.is_check());
+            let pinned: Vec<Square> = position.pinned().into_iter().collect();
+            assert_eq!(pinned, pinned_by_walking(&position), "{position}");
+
+            let mut passed = position.clone();
+            if passed.null_move() {
+                assert!(!position.is_check());
+                let fresh: Position = passed.to_string().parse().unwrap();
+                assert_eq!(passed.zobrist(), fresh.zobrist(), "{position}");
+                assert_eq!(passed.side_to_move(), !us);
+                assert_eq!(passed.ep_square(), None);
+            } else {
+                assert!(position.is_check());
+                assert_eq!(passed, position, "a refused null move changes nothing");
+            }
+            checked += 1;
+            if checked % 4 == 0 {
+                assert_is_legal_decides_every_move(&position);
+            }
+
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves.iter().copied().nth(rng.below(moves.len())).unwrap();
+            position.play_unchecked(mv);
+        }
+    }
+    assert!(checked > 1_000, "{checked} positions");
+}
+
+/// `is_legal` agrees with the list of legal moves on every move of every kind from every
+/// square of the side to move to every square.
+fn assert_is_legal_decides_every_move(position: &Position) {
+    let legal = position.legal_moves();
+    let kinds = [
+        MoveKind::Normal,
+        MoveKind::DoublePush,
+        MoveKind::Castle,
+        MoveKind::EnPassant,
+        MoveKind::Promotion(Piece::Queen),
+        MoveKind::Promotion(Piece::Rook),
+        MoveKind::Promotion(Piece::Bishop),
+        MoveKind::Promotion(Piece::Knight),
+    ];
+    let mut found = 0;
+    for from in position.board().color(position.side_to_move()) {
+        for to in 0..64 {
+            let to = Square::new(to).unwrap();
+            for kind in kinds {
+                let mv = Move::new(from, to, kind);
+                let listed = legal.contains(&mv);
+                assert_eq!(position.is_legal(mv), listed, "{position} {mv} {kind:?}");
+                found += usize::from(listed);
+            }
+        }
+    }
+    assert_eq!(found, legal.len(), "{position}");
 }

@@ -14,7 +14,7 @@
 
 use crate::common;
 
-use common::{BISHOP_DIRS, KNIGHT_STEPS, ROOK_DIRS, XorShift};
+use common::{XorShift, attackers};
 use constmove::{
     Backend, Board, Color, Move, MoveKind, ParallelOptions, PerftStats, Piece, Position, Square,
     StatsTable, divide_parallel_stats, perft_stats, perft_stats_with,
@@ -313,50 +313,6 @@ fn checker_reports_a_wrong_cell() {
 // ---------------------------------------------------------------------------------------
 // The slow reference.
 // ---------------------------------------------------------------------------------------
-
-fn offset(square: Square, df: i32, dr: i32) -> Option<Square> {
-    let file = i32::from(square.file()) + df;
-    let rank = i32::from(square.rank()) + dr;
-    ((0..8).contains(&file) && (0..8).contains(&rank))
-        .then(|| Square::from_file_rank(file as u8, rank as u8).unwrap())
-}
-
-/// The squares of `by`'s pieces that attack `square`, by walking from it.
-fn attackers(board: &Board, square: Square, by: Color) -> Vec<Square> {
-    let mut found = Vec::new();
-    let is = |at: Square, piece: Piece| board.piece_at(at) == Some((by, piece));
-    // A white pawn attacks upwards, so it stands one rank below the square.
-    let pawn_rank = if by == Color::White { -1 } else { 1 };
-    for df in [-1, 1] {
-        if let Some(at) = offset(square, df, pawn_rank)
-            && is(at, Piece::Pawn)
-        {
-            found.push(at);
-        }
-    }
-    for (df, dr) in KNIGHT_STEPS {
-        if let Some(at) = offset(square, df, dr)
-            && is(at, Piece::Knight)
-        {
-            found.push(at);
-        }
-    }
-    for (dirs, slider) in [(ROOK_DIRS, Piece::Rook), (BISHOP_DIRS, Piece::Bishop)] {
-        for (df, dr) in dirs {
-            let mut at = square;
-            while let Some(next) = offset(at, df, dr) {
-                if let Some(found_piece) = board.piece_at(next) {
-                    if found_piece == (by, slider) || found_piece == (by, Piece::Queen) {
-                        found.push(next);
-                    }
-                    break;
-                }
-                at = next;
-            }
-        }
-    }
-    found
-}
 
 fn king_square(board: &Board, color: Color) -> Square {
     board
