@@ -8,7 +8,7 @@
 //! same position's slot, else the shallower of the pair.
 
 use crate::count::stats::PerftStats;
-use crate::deep::hash_table::{TableAllocError, positions_up_to};
+use crate::deep::hash_table::{TableAllocError, TableStats, positions_up_to};
 use crate::deep::memory::{Zeroable, ZeroedMemory};
 use crate::position::Position;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -89,8 +89,8 @@ impl StatsTable {
     ///
     /// # Examples
     /// See [`StatsTable`].
-    pub fn stats(&self) -> crate::TableStats {
-        crate::TableStats {
+    pub fn stats(&self) -> TableStats {
+        TableStats {
             probes: self.counters[0].load(Ordering::Relaxed),
             hits: self.counters[1].load(Ordering::Relaxed),
             verified: 0,
