@@ -17,9 +17,10 @@
 use crate::base::board::Board;
 use crate::base::geometry::rook_corner;
 use crate::base::types::{Color, Piece, Square};
-use crate::generator::checks_and_pins::{LegalMasks, attacked};
+use crate::generator::checks_and_pins::attacked;
 use crate::generator::material::AnyPieces;
 use crate::position::castling::CastlingRights;
+use crate::position::queries::attackers_on;
 use crate::position::{Position, zobrist};
 use crate::slider::magic::Magic;
 use core::fmt;
@@ -351,9 +352,7 @@ impl Position {
             return Err(FenError::OpponentInCheck { color: opponent });
         }
         let our_king = board.bits(side, Piece::King).trailing_zeros() as usize;
-        let checkers = LegalMasks::compute::<Magic, AnyPieces>(&board, side, our_king)
-            .checkers
-            .count_ones();
+        let checkers = attackers_on(&board, our_king, !side, board.occupied_bits()).count_ones();
         // The generator copes with any double check, even one no move can give, but no
         // sequence of moves reaches a triple check.
         if checkers > 2 {

@@ -274,7 +274,7 @@ fn king_safe(board: &Board, color: Color) -> bool {
 }
 
 /// The pieces of `by` on `board` attacking square index `square` with occupancy `occupied`.
-fn attackers_on(board: &Board, square: usize, by: Color, occupied: u64) -> u64 {
+pub(crate) fn attackers_on(board: &Board, square: usize, by: Color, occupied: u64) -> u64 {
     let queens = board.bits(by, Piece::Queen);
     // A pawn of `by` attacks `square` from where a pawn of the other colour on `square`
     // would attack.
