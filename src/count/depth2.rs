@@ -8,6 +8,7 @@
 
 use crate::base::attacks;
 use crate::base::board::Board;
+use crate::base::chess_move::Move;
 use crate::base::status::{Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
 use crate::count::leaf::{Counted, Descend, MakeChildren, count, count_entry};
@@ -456,7 +457,13 @@ impl<S, B> Collect<S, B> {
 
 impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
+    fn descend<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        _: Move,
+        ep: u8,
+    ) {
         // Counting reads only the side to move, en passant and the mover's own rights: the
         // mover's lost rights (a king or rook move, castling) do not matter.
         let counts_like_flip = !C::EP

@@ -3,6 +3,7 @@
 //! for a [`Descend`] ([`MakeChildren`]).
 
 use crate::base::board::Board;
+use crate::base::chess_move::{Move, MoveKind};
 use crate::base::status::{ClearTheirK, ClearTheirQ, StatusFlags};
 use crate::base::types::{Color, Piece, Square};
 use crate::generator::entry::{Engine, Operation};
@@ -58,9 +59,15 @@ pub(crate) fn count<S: StatusFlags, B: Engine, M: Material>(board: &Board, ep: u
 
 /// What to do with each child: `make` turns a copy of the parent into the child.
 pub(crate) trait Descend {
-    /// Handles the child of `parent` that `make` produces, whose status is `C` and
-    /// en-passant square `ep`.
-    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8);
+    /// Handles the child of `parent` that `make` produces by `mv`, whose status is `C` and
+    /// en-passant square `ep`. Walks that ignore `mv` pay nothing: it is inlined away.
+    fn descend<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        mv: Move,
+        ep: u8,
+    );
 }
 
 /// The colour that made the move leading to status `C`.
@@ -82,7 +89,8 @@ impl<D: Descend> MakeChildren<D> {
         to: Square,
     ) {
         let make = |child: &mut Board| child.apply_move(mover::<C>(), piece, from, to);
-        self.0.descend::<C>(board, make, 0);
+        let mv = Move::new(from, to, MoveKind::Normal);
+        self.0.descend::<C>(board, make, mv, 0);
     }
 }
 
@@ -94,7 +102,8 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     #[inline(always)]
     fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let make = |child: &mut Board| child.apply_castle(mover::<C>(), from, to);
-        self.0.descend::<C>(board, make, 0);
+        let mv = Move::new(from, to, MoveKind::Castle);
+        self.0.descend::<C>(board, make, mv, 0);
     }
     #[inline(always)]
     fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
@@ -104,7 +113,8 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let ep = ((from.index() + to.index()) / 2) as u8;
         let make = |child: &mut Board| child.apply_move(mover::<C>(), Piece::Pawn, from, to);
-        self.0.descend::<C>(board, make, ep);
+        let mv = Move::new(from, to, MoveKind::DoublePush);
+        self.0.descend::<C>(board, make, mv, ep);
     }
     #[inline(always)]
     fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
@@ -113,12 +123,14 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     #[inline(always)]
     fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let make = |child: &mut Board| child.apply_en_passant(mover::<C>(), from, to);
-        self.0.descend::<C>(board, make, 0);
+        let mv = Move::new(from, to, MoveKind::EnPassant);
+        self.0.descend::<C>(board, make, mv, 0);
     }
     #[inline(always)]
     fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece) {
         let make = |child: &mut Board| child.apply_promotion(mover::<C>(), from, to, piece);
-        self.0.descend::<C>(board, make, 0);
+        let mv = Move::new(from, to, MoveKind::Promotion(piece));
+        self.0.descend::<C>(board, make, mv, 0);
     }
     #[inline(always)]
     fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {

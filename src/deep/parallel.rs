@@ -7,12 +7,12 @@
 //! No global state: the caller owns the stop flag and the progress callback, and the
 //! threads live only for the duration of one call.
 
+use crate::base::chess_move::Move;
 use crate::count::stats::PerftStats;
 use crate::deep::hash_table::{HashTable, TableStats, perft_hashed_resolved, position_key};
 use crate::deep::stats_table::StatsTable;
 use crate::deep::workload::{WorkUnit, split};
 use crate::position::Position;
-use crate::position::moves::Move;
 use crate::position::perft::{perft_resolved, stats_resolved};
 use crate::slider::{Backend, BackendUnavailable, Resolved};
 use core::ops::AddAssign;

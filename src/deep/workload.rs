@@ -4,12 +4,12 @@
 //! the root is the sum of `count × perft(position, depth)` over the units.
 
 use crate::base::board::Board;
+use crate::base::chess_move::Move;
 use crate::base::types::{Color, Square};
 use crate::deep::hash_table::position_key;
 use crate::position::Position;
 use crate::position::castling::CastlingRights;
 use crate::position::fen::FenError;
-use crate::position::moves::Move;
 use std::collections::HashMap;
 use std::fmt;
 

@@ -3,6 +3,7 @@
 //! enters the engine's code for that status.
 
 use crate::base::board::Board;
+use crate::base::chess_move::Move;
 use crate::base::status::StatusFlags;
 use crate::count::leaf::{Descend, MakeChildren};
 use crate::count::perft::perft as perft_board;
@@ -249,7 +250,13 @@ struct Walk<'a, V, B> {
 
 impl<V: Visitor, B: Engine> Descend for Walk<'_, V, B> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
+    fn descend<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        _: Move,
+        ep: u8,
+    ) {
         let mut child = *parent;
         make(&mut child);
         // SAFETY: `walk` runs only where the CPU supports B.

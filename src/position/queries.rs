@@ -4,11 +4,11 @@
 
 use crate::base::attacks;
 use crate::base::board::Board;
+use crate::base::chess_move::{Move, MoveKind};
 use crate::base::geometry::{
     KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, back_rank_base, rook_corner,
 };
 use crate::base::types::{BitIter, Bitboard, Color, Piece, Square};
-use crate::position::moves::{Move, MoveKind};
 use crate::position::{Position, zobrist};
 use crate::slider::Lookup;
 use crate::slider::magic::Magic;

@@ -12,10 +12,10 @@
 
 use crate::base::attacks::POLYGLOT_KEYS;
 use crate::base::board::Board;
+use crate::base::chess_move::{Move, MoveKind};
 use crate::base::geometry::{castle_rook_squares, en_passant_victim};
 use crate::base::types::{Color, Piece, Square};
 use crate::position::castling::CastlingRights;
-use crate::position::moves::{Move, MoveKind};
 
 /// Offsets of Polyglot's key groups after the 768 piece-square keys.
 const CASTLING_OFFSET: usize = 768;
