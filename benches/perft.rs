@@ -9,6 +9,10 @@
 //! Filter with e.g. `cargo bench -p constmove-benches --bench perft -- kiwipete`.
 
 mod common;
+// The example's walk, measured as written (its `main` is not used here).
+#[allow(dead_code)]
+#[path = "../examples/visitor_perft.rs"]
+mod visitor_perft;
 
 use common::published;
 use constmove::{Backend, Position, perft_with};
@@ -98,6 +102,13 @@ fn perft_benches(c: &mut Criterion) {
                 })
             });
         }
+        group.bench_function("constmove-visitor-perft", |b| {
+            b.iter(|| {
+                let nodes = black_box(&position).walk(visitor_perft::Perft(depth));
+                assert_eq!(nodes, expected, "{name} through examples/visitor_perft.rs");
+                nodes
+            })
+        });
         let cozy: cozy_chess::Board = cozy_chess::Board::from_fen(&fen, false).expect("cozy FEN");
         group.bench_function("cozy-chess", |b| {
             b.iter(|| {

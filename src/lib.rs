@@ -103,6 +103,7 @@ mod position;
 mod slider;
 
 pub use base::board::Board;
+pub use base::chess_move::{Move, MoveKind};
 pub use base::status::{Status, StatusFlags};
 pub use base::types::{Bitboard, Color, ParseSquareError, Piece, Square, Squares};
 pub use count::stats::PerftStats;
@@ -120,8 +121,9 @@ pub use deep::workload::{SplitError, SplitUnits, WorkUnit, WorkUnitError, split,
 pub use generator::visitor::Visitor;
 pub use position::castling::CastlingRights;
 pub use position::fen::{FenError, FenField};
-pub use position::moves::{MAX_MOVES, Move, MoveCounts, MoveKind, MoveList, UciMoveError};
+pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, UciMoveError};
 pub use position::perft::{divide, perft, perft_stats, perft_stats_with, perft_with};
+pub use position::walk::{Children, Generator, Node, Walk};
 pub use position::zobrist;
 pub use position::{Outcome, Position, STARTPOS_FEN};
 pub use slider::{Backend, BackendUnavailable, ParseBackendError};

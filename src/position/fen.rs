@@ -368,14 +368,28 @@ impl Position {
             crate::base::attacks::beside(board.bits(side, Piece::Pawn)) & pushed.bit() != 0
         });
         Ok(Position {
+            halfmove_clock,
+            fullmove_number,
+            ..Position::from_parts(board, side, castling, ep_square)
+        })
+    }
+
+    /// A position from checked parts, with counters 0 and 1 and its key computed.
+    pub(crate) fn from_parts(
+        board: Board,
+        side: Color,
+        castling: CastlingRights,
+        ep_square: Option<Square>,
+    ) -> Position {
+        Position {
             key: zobrist::key_of(&board, side, castling, ep_square),
             board,
             side,
             castling,
             ep_square,
-            halfmove_clock,
-            fullmove_number,
-        })
+            halfmove_clock: 0,
+            fullmove_number: 1,
+        }
     }
 }
 

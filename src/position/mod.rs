@@ -10,15 +10,16 @@ pub(crate) mod fen;
 pub(crate) mod moves;
 pub(crate) mod perft;
 mod queries;
+pub(crate) mod walk;
 pub mod zobrist;
 
 use crate::base::board::Board;
+use crate::base::chess_move::{Move, MoveKind};
 use crate::base::geometry::rook_corner;
 use crate::base::status::StatusFlags;
 use crate::base::types::{Color, Piece, Square};
 use crate::count::leaf::Counted;
 use crate::generator::checks_and_pins::attacked;
-use crate::generator::dispatch::{StatusOp, dispatch};
 use crate::generator::entry::{Engine, RootOp, at_root};
 use crate::generator::material::AnyPieces;
 use crate::generator::visitor::{VisitOp, Visitor};
@@ -26,7 +27,7 @@ use crate::slider::Resolved;
 use crate::slider::magic::Magic;
 use castling::CastlingRights;
 use core::marker::PhantomData;
-use moves::{EachMove, Move, MoveKind, MoveList, UciMoveError, parse_uci_parts};
+use moves::{EachMove, MoveList, UciMoveError, parse_uci_parts};
 
 /// A chess position: pieces, side to move, castling rights, en-passant square, and the
 /// halfmove clock and fullmove number. Parse one with [`str::parse`] or
@@ -233,9 +234,8 @@ impl Position {
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         let mut collector = EachMove(|mv| list.push(mv));
-        // Listing moves is not the hot path: the portable backend is always available and
-        // keeps this instance of the generator out of the PEXT entries.
-        dispatch(
+        at_root(
+            Resolved::auto(),
             self.status_index(),
             ListMoves {
                 position: self,
@@ -487,24 +487,24 @@ impl<V: Visitor> RootOp for VisitRoot<'_, V> {
     }
 }
 
-/// [`Position::legal_moves`] once the status is known: the magic engine, which needs no CPU
-/// feature, compiled for the 16 [`Counted`] statuses (the opponent's rights change only the
-/// children's statuses, which a list does not keep).
+/// [`Position::legal_moves`] once the engine and status are known: the entry is compiled
+/// for the 16 [`Counted`] statuses only (the opponent's rights change only the children's
+/// statuses, which a list does not keep).
 struct ListMoves<'a, V> {
     position: &'a Position,
     visitor: &'a mut V,
 }
 
-impl<V: Visitor> StatusOp for ListMoves<'_, V> {
+impl<V: Visitor> RootOp for ListMoves<'_, V> {
     type Output = ();
-    fn run<S: StatusFlags>(self) {
+    unsafe fn run<S: StatusFlags, B: Engine>(self) {
         let op = VisitOp::<Counted<S>, V> {
             board: &self.position.board,
             ep: self.position.ep_index(),
             visitor: self.visitor,
             status: PhantomData,
         };
-        // SAFETY: the magic engine uses no optional CPU feature.
-        unsafe { Magic::enter(op) }
+        // SAFETY: the caller guarantees the CPU supports B.
+        unsafe { B::enter(op) }
     }
 }

@@ -1,0 +1,178 @@
+//! The engine path, in one run against the peers: list the legal moves of every node and
+//! make each one (perft without bulk counting), on the six chessprogramming-wiki positions.
+//! constmove runs it twice: `legal_moves` + `play_unchecked` on a `Position` (what an engine
+//! that keeps positions writes), and a public [`Walk`] that makes every child through
+//! `Generator::children` (what an engine built on the recursive visitor writes). Peers:
+//! cozy-chess `generate_moves` + `play_unchecked`, shakmaty `legal_moves` + `play_unchecked`,
+//! chess `MoveGen::new_legal` + `make_move_new`. Every count is asserted against
+//! `../shared/perft/cpw_perft_results.csv`.
+//!
+//! `cargo bench-native --bench engine` (cozy-chess with its pext feature).
+
+mod common;
+
+use common::published;
+use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use shakmaty::Position as _;
+use std::hint::black_box;
+use std::marker::PhantomData;
+use std::time::Duration;
+
+/// (name, position id in the CSV, depth).
+const CASES: [(&str, &str, u32); 6] = [
+    ("start-d5", "1", 5),
+    ("kiwipete-d4", "2", 4),
+    ("position3-d6", "3", 6),
+    ("position4-d5", "4", 5),
+    ("position5-d4", "5", 4),
+    ("position6-d4", "6", 4),
+];
+
+/// constmove through `Position`: list, then copy and play each move.
+fn constmove_positions(position: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for mv in position.legal_moves().iter() {
+        let mut child = position.clone();
+        child.play_unchecked(*mv);
+        nodes += constmove_positions(&child, depth - 1);
+    }
+    nodes
+}
+
+/// constmove through the public walk: every child is made, leaves counted one by one.
+struct MakeAll<G> {
+    depth: u32,
+    nodes: u64,
+    engine: PhantomData<G>,
+}
+
+impl<G: Generator> Children for MakeAll<G> {
+    #[inline(always)]
+    fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, _: Move) {
+        if self.depth == 0 {
+            self.nodes += 1;
+        } else {
+            self.depth -= 1;
+            G::children(child, self);
+            self.depth += 1;
+        }
+    }
+}
+
+/// [`MakeAll`] from the root, `depth` ≥ 1 plies.
+struct MakeAllWalk(u32);
+
+impl Walk for MakeAllWalk {
+    type Output = u64;
+    fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u64 {
+        let mut make = MakeAll::<G> {
+            depth: self.0 - 1,
+            nodes: 0,
+            engine: PhantomData,
+        };
+        G::children(root, &mut make);
+        make.nodes
+    }
+}
+
+fn cozy(board: &cozy_chess::Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    board.generate_moves(|moves| {
+        for mv in moves {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            nodes += cozy(&child, depth - 1);
+        }
+        false
+    });
+    nodes
+}
+
+fn shakmaty(position: &shakmaty::Chess, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for mv in position.legal_moves() {
+        let mut child = position.clone();
+        child.play_unchecked(mv);
+        nodes += shakmaty(&child, depth - 1);
+    }
+    nodes
+}
+
+fn chess(board: &chess::Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    chess::MoveGen::new_legal(board)
+        .map(|mv| chess(&board.make_move_new(mv), depth - 1))
+        .sum()
+}
+
+fn engine_benches(c: &mut Criterion) {
+    for (name, id, depth) in CASES {
+        let row = published(id, depth);
+        let (fen, expected) = (row.fen.clone(), row.nodes());
+        let mut group = c.benchmark_group(format!("engine/{name}"));
+        group
+            .throughput(Throughput::Elements(expected))
+            .sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3));
+        let position: Position = fen.parse().expect("valid FEN");
+        group.bench_function("constmove-play", |b| {
+            b.iter(|| {
+                let nodes = constmove_positions(black_box(&position), depth);
+                assert_eq!(nodes, expected, "{name} through legal_moves");
+                nodes
+            })
+        });
+        group.bench_function("constmove-walk", |b| {
+            b.iter(|| {
+                let nodes = black_box(&position).walk(MakeAllWalk(depth));
+                assert_eq!(nodes, expected, "{name} through walk");
+                nodes
+            })
+        });
+        let board = cozy_chess::Board::from_fen(&fen, false).expect("cozy FEN");
+        group.bench_function("cozy-chess", |b| {
+            b.iter(|| {
+                let nodes = cozy(black_box(&board), depth);
+                assert_eq!(nodes, expected, "{name} on cozy-chess");
+                nodes
+            })
+        });
+        let chess_position: shakmaty::Chess = fen
+            .parse::<shakmaty::fen::Fen>()
+            .expect("shakmaty FEN")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("shakmaty position");
+        group.bench_function("shakmaty", |b| {
+            b.iter(|| {
+                let nodes = shakmaty(black_box(&chess_position), depth);
+                assert_eq!(nodes, expected, "{name} on shakmaty");
+                nodes
+            })
+        });
+        let board: chess::Board = fen.parse().expect("chess FEN");
+        group.bench_function("chess", |b| {
+            b.iter(|| {
+                let nodes = chess(black_box(&board), depth);
+                assert_eq!(nodes, expected, "{name} on chess");
+                nodes
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, engine_benches);
+criterion_main!(benches);

@@ -1,0 +1,376 @@
+//! The public recursive walk: a caller's own tree search on the monomorphised generator.
+//!
+//! [`Position::walk`] picks the engine once (PEXT or magics) and hands the caller's [`Walk`]
+//! the root [`Node`] and that engine as a type `G: Generator`. From there the caller's code
+//! runs each node's moves through `G` ([`Generator::children`], [`Generator::visit`],
+//! [`Generator::count_moves`]); each child arrives as a `Node<C>` whose status `C` is a type,
+//! so recursion needs no runtime status and every node runs inside the engine's entry with
+//! the caller's code inlined into the generator.
+//!
+//! Safety rests on two facts: a `Generator` type is only ever named by this crate after the
+//! CPU was checked for it (the trait is sealed and the engine types are private), and a
+//! `Node<S>` is only built by this crate, from a board whose status is `S`.
+
+use crate::base::board::Board;
+use crate::base::chess_move::Move;
+use crate::base::status::StatusFlags;
+use crate::base::types::{Color, Square};
+use crate::count::leaf::{Descend, MakeChildren, count_entry};
+use crate::generator::entry::{Engine, RootOp, at_root};
+use crate::generator::visitor::{VisitOp, Visitor};
+use crate::position::Position;
+use crate::position::castling::CastlingRights;
+use crate::slider::{Backend, BackendUnavailable, Resolved};
+use core::marker::PhantomData;
+
+/// A node of the move tree: a board whose status (side to move, en passant, castling rights)
+/// is the type `S`. Only the crate builds nodes, from [`Position::walk`] and for each child
+/// in [`Generator::children`], so a node's board always matches its status.
+pub struct Node<'a, S> {
+    board: &'a Board,
+    ep: u8,
+    status: PhantomData<S>,
+}
+
+impl<S> Clone for Node<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Node<'_, S> {}
+
+impl<'a, S: StatusFlags> Node<'a, S> {
+    #[inline(always)]
+    fn new(board: &'a Board, ep: u8) -> Self {
+        Node {
+            board,
+            ep,
+            status: PhantomData,
+        }
+    }
+
+    /// The pieces.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Generator, Node, Position, StatusFlags, Walk};
+    ///
+    /// struct Occupied;
+    /// impl Walk for Occupied {
+    ///     type Output = u32;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u32 {
+    ///         root.board().occupied().count()
+    ///     }
+    /// }
+    /// assert_eq!(Position::startpos().walk(Occupied), 32);
+    /// ```
+    #[inline(always)]
+    pub fn board(&self) -> &'a Board {
+        self.board
+    }
+
+    /// The side to move (`S::WHITE`, as a value).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, Generator, Node, Position, StatusFlags, Walk};
+    ///
+    /// struct Turn;
+    /// impl Walk for Turn {
+    ///     type Output = Color;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> Color {
+    ///         root.side_to_move()
+    ///     }
+    /// }
+    /// assert_eq!(Position::startpos().walk(Turn), Color::White);
+    /// ```
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        Color::from_white(S::WHITE)
+    }
+
+    /// The square a pawn can take en passant on, if any (only when `S::EP`).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Generator, Node, Position, Square, StatusFlags, Walk};
+    ///
+    /// struct Ep;
+    /// impl Walk for Ep {
+    ///     type Output = Option<Square>;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> Option<Square> {
+    ///         root.ep_square()
+    ///     }
+    /// }
+    /// let pos: Position = "4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2".parse().unwrap();
+    /// assert_eq!(pos.walk(Ep), Some("e6".parse().unwrap()));
+    /// ```
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        if S::EP { Square::new(self.ep) } else { None }
+    }
+
+    /// The castling rights (`S::WK` … `S::BQ`, as a value).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{CastlingRights, Generator, Node, Position, StatusFlags, Walk};
+    ///
+    /// struct Rights;
+    /// impl Walk for Rights {
+    ///     type Output = CastlingRights;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> CastlingRights {
+    ///         root.castling_rights()
+    ///     }
+    /// }
+    /// assert_eq!(Position::startpos().walk(Rights).to_string(), "KQkq");
+    /// ```
+    #[inline(always)]
+    pub fn castling_rights(&self) -> CastlingRights {
+        CastlingRights::from_bits(S::INDEX >> 2)
+    }
+
+    /// The node as a [`Position`] (halfmove clock 0, fullmove number 1): for the queries and
+    /// text a walk needs now and then. It computes the Zobrist key from scratch; keep it off
+    /// the hot path.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Generator, Node, Position, StatusFlags, Walk};
+    ///
+    /// struct Fen;
+    /// impl Walk for Fen {
+    ///     type Output = String;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> String {
+    ///         root.to_position().to_string()
+    ///     }
+    /// }
+    /// let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 3 9".parse().unwrap();
+    /// assert_eq!(pos.walk(Fen), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    /// ```
+    pub fn to_position(&self) -> Position {
+        Position::from_parts(
+            *self.board,
+            self.side_to_move(),
+            self.castling_rights(),
+            self.ep_square(),
+        )
+    }
+}
+
+/// Receives the children of a node from [`Generator::children`].
+///
+/// Implementations should be `#[inline(always)]`: the method is inlined into the generator,
+/// once per child status.
+pub trait Children {
+    /// `child` is the node after `mv` (castling as the king's move, `e1g1`).
+    fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, mv: Move);
+}
+
+/// The caller's work at the root of a walk: [`Position::walk`] calls `walk` with the root
+/// node and the engine it chose.
+pub trait Walk {
+    /// What the walk returns.
+    type Output;
+    /// Walks the tree below `root` with engine `G`.
+    fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> Self::Output;
+}
+
+mod sealed {
+    /// Only the crate's engines are generators.
+    pub trait Sealed {}
+}
+
+impl<B: Engine> sealed::Sealed for B {}
+
+/// An engine of the generator (PEXT or magic sliders, compiled with its CPU features), as a
+/// type. A walk gets it from [`Position::walk`]; it cannot be named or implemented outside
+/// the crate. Each method runs one node inside the engine's entry, with the caller's visitor
+/// inlined.
+///
+/// # Examples
+/// A bulk-counting perft, as `examples/visitor_perft.rs` writes it:
+/// ```
+/// use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+/// use core::marker::PhantomData;
+///
+/// struct Count<G> { depth: u32, nodes: u64, engine: PhantomData<G> }
+///
+/// impl<G: Generator> Children for Count<G> {
+///     #[inline(always)]
+///     fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, _: Move) {
+///         if self.depth == 1 {
+///             self.nodes += G::count_moves(child); // the last ply by popcounts
+///         } else {
+///             self.depth -= 1;
+///             G::children(child, self);
+///             self.depth += 1;
+///         }
+///     }
+/// }
+///
+/// struct Perft(u32); // depth ≥ 2
+///
+/// impl Walk for Perft {
+///     type Output = u64;
+///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u64 {
+///         let mut count = Count::<G> { depth: self.0 - 1, nodes: 0, engine: PhantomData };
+///         G::children(root, &mut count);
+///         count.nodes
+///     }
+/// }
+///
+/// assert_eq!(Position::startpos().walk(Perft(4)), 197_281);
+/// ```
+pub trait Generator: sealed::Sealed {
+    /// Hands `node`'s children, each with its move, to `children`.
+    fn children<S: StatusFlags, W: Children>(node: Node<'_, S>, children: &mut W);
+    /// Hands `node`'s legal moves to `visitor`, one method per kind of move.
+    fn visit<S: StatusFlags, V: Visitor>(node: Node<'_, S>, visitor: &mut V);
+    /// The number of `node`'s legal moves, by popcounts: no move is made or listed.
+    fn count_moves<S: StatusFlags>(node: Node<'_, S>) -> u64;
+}
+
+impl<B: Engine> Generator for B {
+    #[inline(always)]
+    fn children<S: StatusFlags, W: Children>(node: Node<'_, S>, children: &mut W) {
+        let mut make = MakeChildren(ToChildren(children));
+        let op = VisitOp::<S, _> {
+            board: node.board,
+            ep: node.ep,
+            visitor: &mut make,
+            status: PhantomData,
+        };
+        // SAFETY: only the crate names an engine as a Generator, and only after the CPU was
+        // checked for it (`Position::walk` through `Resolved`).
+        unsafe { B::enter(op) }
+    }
+
+    #[inline(always)]
+    fn visit<S: StatusFlags, V: Visitor>(node: Node<'_, S>, visitor: &mut V) {
+        let op = VisitOp::<S, V> {
+            board: node.board,
+            ep: node.ep,
+            visitor,
+            status: PhantomData,
+        };
+        // SAFETY: as in `children`.
+        unsafe { B::enter(op) }
+    }
+
+    #[inline(always)]
+    fn count_moves<S: StatusFlags>(node: Node<'_, S>) -> u64 {
+        // SAFETY: as in `children`.
+        unsafe { count_entry::<S, B>(node.board, node.ep) }
+    }
+}
+
+/// Makes each child's node for a [`Children`].
+struct ToChildren<'a, W>(&'a mut W);
+
+impl<W: Children> Descend for ToChildren<'_, W> {
+    #[inline(always)]
+    fn descend<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        mv: Move,
+        ep: u8,
+    ) {
+        let mut child = *parent;
+        make(&mut child);
+        self.0.child::<C>(Node::new(&child, ep), mv);
+    }
+}
+
+/// The body of [`Position::walk`] and [`Position::walk_with`].
+pub(crate) fn walk<W: Walk>(position: &Position, resolved: Resolved, walk: W) -> W::Output {
+    at_root(
+        resolved,
+        position.status_index(),
+        WalkRoot {
+            board: &position.board,
+            ep: position.ep_index(),
+            walk,
+        },
+    )
+}
+
+/// [`walk`] once the engine and status are known.
+struct WalkRoot<'a, W> {
+    board: &'a Board,
+    ep: u8,
+    walk: W,
+}
+
+impl<W: Walk> RootOp for WalkRoot<'_, W> {
+    type Output = W::Output;
+    unsafe fn run<S: StatusFlags, B: Engine>(self) -> W::Output {
+        self.walk.walk::<S, B>(Node::new(self.board, self.ep))
+    }
+}
+
+impl Position {
+    /// Runs the caller's own walk of the move tree on the fastest engine for this CPU: `walk`
+    /// gets the root [`Node`] and the engine as a type `G`, and recurses through
+    /// [`Generator::children`] with every child's status known at compile time. This is the
+    /// generator's own speed, with the caller's code inlined into it: see [`Generator`] for a
+    /// perft written this way, and `examples/` for two complete programs.
+    ///
+    /// # Examples
+    /// The most legal moves of any position two plies from the start:
+    /// ```
+    /// use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+    /// use core::marker::PhantomData;
+    ///
+    /// struct Most<G>(u64, PhantomData<G>);
+    /// impl<G: Generator> Children for Most<G> {
+    ///     fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, _: Move) {
+    ///         self.0 = self.0.max(G::count_moves(child));
+    ///     }
+    /// }
+    /// struct Grandchildren<'a, G>(&'a mut Most<G>);
+    /// impl<G: Generator> Children for Grandchildren<'_, G> {
+    ///     fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, _: Move) {
+    ///         G::children(child, self.0);
+    ///     }
+    /// }
+    /// struct MostAfterTwo;
+    /// impl Walk for MostAfterTwo {
+    ///     type Output = u64;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u64 {
+    ///         let mut most = Most::<G>(0, PhantomData);
+    ///         G::children(root, &mut Grandchildren(&mut most));
+    ///         most.0
+    ///     }
+    /// }
+    /// assert_eq!(Position::startpos().walk(MostAfterTwo), 30);
+    /// ```
+    pub fn walk<W: Walk>(&self, walk: W) -> W::Output {
+        self::walk(self, Resolved::auto(), walk)
+    }
+
+    /// [`Position::walk`] on a chosen backend; an error when this CPU cannot run it.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Backend, Generator, Node, Position, StatusFlags, Walk};
+    ///
+    /// struct Moves;
+    /// impl Walk for Moves {
+    ///     type Output = u64;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u64 {
+    ///         G::count_moves(root)
+    ///     }
+    /// }
+    /// assert_eq!(Position::startpos().walk_with(Moves, Backend::Magic), Ok(20));
+    /// ```
+    pub fn walk_with<W: Walk>(
+        &self,
+        walk: W,
+        backend: Backend,
+    ) -> Result<W::Output, BackendUnavailable> {
+        Ok(self::walk(self, Resolved::new(backend)?, walk))
+    }
+}
