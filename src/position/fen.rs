@@ -18,8 +18,9 @@
 //!   ([`FenError::TooManyPawns`]), and no more pieces beyond the starting set (queens beyond
 //!   1; rooks, bishops and knights beyond 2) than pawns are missing to have promoted them
 //!   ([`FenError::TooManyPromoted`]). Bishops are counted whatever the colour of their
-//!   squares (two bishops on light squares need no promotion here). Moves keep within the
-//!   bound, since a promotion spends the pawn it adds a piece for.
+//!   squares (two bishops on light squares need no promotion here). The bound is what lets
+//!   [`crate::MoveList`] hold 256 moves; moves keep within it, since a promotion spends the
+//!   pawn it adds a piece for.
 
 use crate::base::board::Board;
 use crate::base::geometry::rook_corner;
