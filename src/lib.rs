@@ -15,8 +15,9 @@
 //! No global mutable state: every function is re-entrant. The core is `no_std`; the `std`
 //! feature (default) adds `std::error::Error` impls and what needs threads or the heap:
 //! parallel perft ([`divide_parallel`], in `src/deep/parallel.rs`), the shared transposition
-//! table ([`HashTable`], [`perft_hashed`], in `src/deep/hash_table.rs`) and work units for other
-//! machines ([`split`], [`WorkUnit`], in `src/deep/workload.rs`).
+//! table ([`HashTable`], [`perft_hashed`], in `src/deep/hash_table.rs`), work units for other
+//! machines ([`split`], [`WorkUnit`], in `src/deep/workload.rs`) and the repetition
+//! [`History`] (in `src/position/draws.rs`).
 //!
 //! # Guide
 //!
@@ -49,6 +50,25 @@
 //! assert_eq!(pos.to_string(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
 //! assert_eq!(pos.zobrist(), pos.to_string().parse::<Position>().unwrap().zobrist());
 //! assert_eq!(pos.outcome(), None);
+//! ```
+//!
+//! ## Draws
+//! [`Position::outcome`] reports what the position alone decides: checkmate, stalemate,
+//! insufficient material ([`Position::is_insufficient_material`]) and the fifty-move rule
+//! ([`Position::is_fifty_move_draw`]). Repetition needs the earlier positions' keys: keep
+//! them in a [`History`].
+//! ```
+//! use constmove::{History, Outcome, Position};
+//! let mut pos = Position::startpos();
+//! let mut history = History::new();
+//! for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+//!     history.push(pos.zobrist());
+//!     pos.play(pos.parse_uci(uci).unwrap()).unwrap();
+//! }
+//! assert!(history.is_repetition(&pos, 2)); // the start position, again
+//! assert_eq!(pos.outcome(), None);
+//! let bare: Position = "8/8/4k3/8/8/3K4/8/8 w - - 0 1".parse().unwrap();
+//! assert_eq!(bare.outcome(), Some(Outcome::InsufficientMaterial));
 //! ```
 //!
 //! ## A custom visitor
@@ -120,6 +140,8 @@ pub use deep::stats_table::StatsTable;
 pub use deep::workload::{SplitError, SplitUnits, WorkUnit, WorkUnitError, split, try_split};
 pub use generator::visitor::Visitor;
 pub use position::castling::CastlingRights;
+#[cfg(feature = "std")]
+pub use position::draws::History;
 pub use position::fen::{FenError, FenField};
 pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, UciMoveError};
 pub use position::perft::{divide, perft, perft_stats, perft_stats_with, perft_with};

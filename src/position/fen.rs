@@ -2,7 +2,7 @@
 //! validation of everything the generator relies on (one king each, castling rights that
 //! match the king and rook squares, a real en-passant pawn, the side not to move not in
 //! check, the side to move in check from at most two pieces, no pawns on the first or last
-//! rank), and `Display` for [`Position`].
+//! rank, material some game could have), and `Display` for [`Position`].
 //!
 //! What is accepted, precisely:
 //! - the castling letters in any order (`qkQK` is `KQkq`: the set is what matters), each at
@@ -13,6 +13,14 @@
 //!   pawns, a pawn and a knight, two pieces on one line): published perft suites test such
 //!   positions. Three or more are [`FenError::ImpossibleCheck`], since no move gives more
 //!   than a double check.
+//! - each side's material as a game can leave it (peers refuse it too, shakmaty as
+//!   `TOO_MUCH_MATERIAL`): at most 16 pieces ([`FenError::TooManyPieces`]), at most 8 pawns
+//!   ([`FenError::TooManyPawns`]), and no more pieces beyond the starting set (queens beyond
+//!   1; rooks, bishops and knights beyond 2) than pawns are missing to have promoted them
+//!   ([`FenError::TooManyPromoted`]). Bishops are counted whatever the colour of their
+//!   squares (two bishops on light squares need no promotion here). The bound is what lets
+//!   [`crate::MoveList`] hold 256 moves; moves keep within it, since a promotion spends the
+//!   pawn it adds a piece for.
 
 use crate::base::board::Board;
 use crate::base::geometry::rook_corner;
@@ -160,6 +168,57 @@ pub enum FenError {
         /// How many pieces give check.
         checkers: u32,
     },
+    /// More than 16 pieces of one colour, the king and pawns included: no game has more.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, FenError, Position};
+    /// // The start position with a seventeenth white piece, a knight on e3.
+    /// let fen = "rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    /// let err = Position::from_fen(fen).unwrap_err();
+    /// assert_eq!(err, FenError::TooManyPieces { color: Color::White, count: 17 });
+    /// ```
+    TooManyPieces {
+        /// The side with too many pieces.
+        color: Color,
+        /// How many pieces it has.
+        count: u32,
+    },
+    /// More than 8 pawns of one colour.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, FenError, Position};
+    /// let err = Position::from_fen("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1").unwrap_err();
+    /// assert_eq!(err, FenError::TooManyPawns { color: Color::Black, count: 9 });
+    /// ```
+    TooManyPawns {
+        /// The side with too many pawns.
+        color: Color,
+        /// How many pawns it has.
+        count: u32,
+    },
+    /// More pieces beyond the starting set (queens beyond 1; rooks, bishops and knights
+    /// beyond 2) than the side has pawns missing: each such piece is a promoted pawn.
+    /// Bishops count whatever the colour of their squares.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Color, FenError, Position};
+    /// // Eight pawns still on the board and a second queen.
+    /// let err = Position::from_fen("4k3/8/8/8/8/8/PPPPPPPP/2QQK3 w - - 0 1").unwrap_err();
+    /// assert_eq!(err, FenError::TooManyPromoted { color: Color::White, promoted: 1, pawns: 8 });
+    /// // With one pawn gone, the second queen is that pawn promoted.
+    /// assert!(Position::from_fen("4k3/8/8/8/8/8/1PPPPPPP/2QQK3 w - - 0 1").is_ok());
+    /// ```
+    TooManyPromoted {
+        /// The side.
+        color: Color,
+        /// How many of its pieces are beyond the starting set.
+        promoted: u32,
+        /// How many pawns it has (8 minus this many could have promoted).
+        pawns: u32,
+    },
     /// A pawn on the first or last rank.
     PawnOnBackRank {
         /// Its square.
@@ -250,6 +309,29 @@ impl fmt::Display for FenError {
                 "invalid FEN piece placement: the {} king is in check from {checkers} pieces \
                  (a move gives at most two checks)",
                 color_name(color)
+            ),
+            FenError::TooManyPieces { color, count } => write!(
+                f,
+                "invalid FEN piece placement: {count} {} pieces, at most 16 (the king and \
+                 pawns included)",
+                color_name(color)
+            ),
+            FenError::TooManyPawns { color, count } => write!(
+                f,
+                "invalid FEN piece placement: {count} {} pawns, at most 8",
+                color_name(color)
+            ),
+            FenError::TooManyPromoted {
+                color,
+                promoted,
+                pawns,
+            } => write!(
+                f,
+                "invalid FEN piece placement: {promoted} {} pieces beyond the starting set \
+                 (queens beyond 1; rooks, bishops or knights beyond 2) but with {pawns} pawns \
+                 left at most {} can have promoted",
+                color_name(color),
+                8u32.saturating_sub(pawns)
             ),
             FenError::PawnOnBackRank { square } => write!(
                 f,
@@ -443,7 +525,40 @@ fn parse_placement(placement: &str) -> Result<Board, FenError> {
     {
         return Err(FenError::PawnOnBackRank { square });
     }
+    check_material(&board)?;
     Ok(board)
+}
+
+/// Each side's material as a game can leave it (see the module docs): at most 16 pieces, at
+/// most 8 pawns, and no more pieces beyond the starting set than pawns are missing.
+fn check_material(board: &Board) -> Result<(), FenError> {
+    for color in [Color::White, Color::Black] {
+        let count = board.color_bits(color).count_ones();
+        if count > 16 {
+            return Err(FenError::TooManyPieces { color, count });
+        }
+        let pawns = board.bits(color, Piece::Pawn).count_ones();
+        if pawns > 8 {
+            return Err(FenError::TooManyPawns {
+                color,
+                count: pawns,
+            });
+        }
+        let beyond =
+            |piece, start: u32| board.bits(color, piece).count_ones().saturating_sub(start);
+        let promoted = beyond(Piece::Queen, 1)
+            + beyond(Piece::Rook, 2)
+            + beyond(Piece::Bishop, 2)
+            + beyond(Piece::Knight, 2);
+        if promoted > 8 - pawns {
+            return Err(FenError::TooManyPromoted {
+                color,
+                promoted,
+                pawns,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn parse_castling(text: &str, board: &Board) -> Result<CastlingRights, FenError> {

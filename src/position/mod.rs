@@ -1,11 +1,12 @@
 //! The position layer: [`Position`] (a [`Board`] plus the side to move, castling rights,
 //! en-passant square and move counters; the runtime face of the compile-time
 //! [`crate::Status`]), built from FEN ([`fen`]), played by copy-make with its Zobrist key
-//! ([`zobrist`]), its moves as values ([`moves`]), its castling rights ([`castling`]), and the
-//! public perft, divide and statistics functions ([`perft`]) that hand a position to the
-//! counting layer.
+//! ([`zobrist`]), its moves as values ([`moves`]), its castling rights ([`castling`]), the
+//! draw rules ([`draws`]), and the public perft, divide and statistics functions
+//! ([`perft`]) that hand a position to the counting layer.
 
 pub(crate) mod castling;
+pub(crate) mod draws;
 pub(crate) mod fen;
 pub(crate) mod moves;
 pub(crate) mod perft;
@@ -56,9 +57,13 @@ pub struct Position {
 ///
 /// # Examples
 /// ```
-/// use constmove::{Color, Outcome};
+/// use constmove::{Color, Outcome, Position};
 /// let mate = Outcome::Checkmate { winner: Color::Black };
 /// assert_ne!(mate, Outcome::Stalemate);
+/// let kings: Position = "8/8/4k3/8/8/3K4/8/8 w - - 0 1".parse().unwrap();
+/// assert_eq!(kings.outcome(), Some(Outcome::InsufficientMaterial));
+/// let quiet: Position = "8/8/4k3/8/8/3K4/8/R7 w - - 100 80".parse().unwrap();
+/// assert_eq!(quiet.outcome(), Some(Outcome::FiftyMoves));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Outcome {
@@ -69,6 +74,11 @@ pub enum Outcome {
     },
     /// The side to move is not in check and has no legal move.
     Stalemate,
+    /// Neither side can ever mate: see [`Position::is_insufficient_material`].
+    InsufficientMaterial,
+    /// A hundred half-moves without a capture or a pawn move, and no mate: see
+    /// [`Position::is_fifty_move_draw`].
+    FiftyMoves,
 }
 
 impl Default for Position {
@@ -261,9 +271,19 @@ impl Position {
         self.visit(&mut EachMove(f));
     }
 
-    /// Whether the game is over, and how: checkmate (the side to move has no legal move and
-    /// is in check) or stalemate (no legal move, not in check). `None` while moves remain;
-    /// draws by rule (fifty moves, repetition, material) are the caller's to judge.
+    /// Whether the game is over, and how, by what this position alone decides:
+    /// - [`Outcome::Checkmate`]: no legal move, in check;
+    /// - [`Outcome::InsufficientMaterial`]: neither side can ever mate
+    ///   ([`Position::is_insufficient_material`]); such a position is never a checkmate, so
+    ///   it is tested first, before any move is generated;
+    /// - [`Outcome::Stalemate`]: no legal move, not in check;
+    /// - [`Outcome::FiftyMoves`]: the halfmove clock has reached 100 and the side to move
+    ///   has moves ([`Position::is_fifty_move_draw`]). A mate on the hundredth half-move is
+    ///   [`Outcome::Checkmate`]. Under FIDE rules this draw is claimed (automatic at
+    ///   seventy-five moves); it is reported as engines and game servers apply it.
+    ///
+    /// `None` otherwise. Repetition needs the earlier positions: ask a
+    /// [`History`](crate::History).
     ///
     /// # Examples
     /// ```
@@ -272,15 +292,23 @@ impl Position {
     /// assert_eq!(mate.outcome(), Some(Outcome::Checkmate { winner: Color::White }));
     /// let stalemate: Position = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".parse().unwrap();
     /// assert_eq!(stalemate.outcome(), Some(Outcome::Stalemate));
+    /// let late_mate: Position = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80".parse().unwrap();
+    /// assert_eq!(late_mate.outcome(), Some(Outcome::Checkmate { winner: Color::White }));
     /// assert_eq!(Position::startpos().outcome(), None);
     /// ```
     pub fn outcome(&self) -> Option<Outcome> {
-        if perft::perft(self, 1) != 0 {
-            None
-        } else if self.is_check() {
-            Some(Outcome::Checkmate { winner: !self.side })
+        if self.is_insufficient_material() {
+            Some(Outcome::InsufficientMaterial)
+        } else if perft::perft(self, 1) == 0 {
+            Some(if self.is_check() {
+                Outcome::Checkmate { winner: !self.side }
+            } else {
+                Outcome::Stalemate
+            })
+        } else if self.halfmove_clock >= 100 {
+            Some(Outcome::FiftyMoves)
         } else {
-            Some(Outcome::Stalemate)
+            None
         }
     }
 

@@ -79,30 +79,38 @@ pub(crate) fn parse_uci_parts(text: &str) -> Result<(Square, Square, Option<Piec
     Ok((from, to, promotion))
 }
 
-/// The most legal moves any chess position has.
+/// The most legal moves a chess position can have (proven for positions reachable in a
+/// game), as Petrović's 1964 composition below has them; no position [`crate::Position`]
+/// accepts is known to have more (see [`MoveList::CAPACITY`]).
 ///
 /// # Examples
 /// ```
-/// use constmove::{MAX_MOVES, Position};
+/// use constmove::{MAX_MOVES, MoveList, Position};
 /// let pos: Position = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1".parse().unwrap();
 /// assert_eq!(pos.legal_moves().len(), MAX_MOVES);
+/// assert!(MAX_MOVES <= MoveList::CAPACITY);
 /// ```
 pub const MAX_MOVES: usize = 218;
 
-/// Room in the fixed-capacity lists. FEN does not bound material, and constructed positions
-/// exceed [`MAX_MOVES`] (nine-plus queens reach 270), so the room is a proven bound instead:
-/// a destination square is reached from at most 16 origins (the nearest piece in each of 8
-/// directions, 8 knights), 64 x 16 moves, plus 3 x 4 promotions for each of at most 8 pawns.
-const CAPACITY: usize = 64 * 16 + 8 * 3 * 4;
+// Room in the fixed-capacity lists. Every position has material a game can have: FEN parsing
+// refuses more than 16 pieces or 8 pawns a side, or more pieces beyond the starting set than
+// missing pawns (`check_material` in fen.rs), and moves keep within that. No such position is
+// known with more than MAX_MOVES = 218 legal moves, and 218 is proven the maximum for
+// positions reachable in a game (a 2024 computer proof, lichess.org/@/Tobs40); unreachable
+// placements within the bound are not covered by a proof, so 256, shakmaty's room too, leaves
+// 38 to spare, and a push beyond it is dropped, never a panic.
+const CAPACITY: usize = 256;
 
-/// A fixed-capacity list of moves: no allocation. Derefs to `[Move]`.
+/// A fixed-capacity list of moves: no allocation, [`MoveList::CAPACITY`] moves in 520 bytes,
+/// so an engine can keep one per ply. Derefs to `[Move]`.
 ///
 /// # Examples
 /// ```
-/// use constmove::Position;
+/// use constmove::{MoveList, Position};
 /// let moves = Position::startpos().legal_moves();
 /// assert_eq!(moves.len(), 20);
 /// assert!(moves.iter().any(|mv| mv.to_string() == "g1f3"));
+/// assert_eq!(core::mem::size_of::<MoveList>(), 520);
 /// ```
 #[derive(Clone)]
 pub struct MoveList {
@@ -110,7 +118,20 @@ pub struct MoveList {
     len: usize,
 }
 
+static_assertions::const_assert!(core::mem::size_of::<MoveList>() <= 520);
+static_assertions::const_assert!(MAX_MOVES <= CAPACITY);
+
 impl MoveList {
+    /// How many moves the list holds: more than any position [`crate::Position`] accepts is
+    /// known to have ([`MAX_MOVES`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::MoveList;
+    /// assert_eq!(MoveList::CAPACITY, 256);
+    /// ```
+    pub const CAPACITY: usize = CAPACITY;
+
     /// An empty list.
     ///
     /// # Examples
@@ -125,8 +146,8 @@ impl MoveList {
         }
     }
 
-    /// Appends a move. The capacity bounds the legal moves of every position (see the
-    /// source), so the generator never drops one; a push beyond it is ignored.
+    /// Appends a move. The capacity exceeds the legal moves of every position known (see
+    /// [`MoveList::CAPACITY`]), so the generator drops none; a push beyond it is ignored.
     ///
     /// # Examples
     /// ```

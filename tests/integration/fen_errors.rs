@@ -363,6 +363,133 @@ fn pawn_on_back_rank() {
 }
 
 #[test]
+fn too_many_pieces() {
+    let placement = FenField::Placement.to_string();
+    for (fen, color, count, detail) in [
+        // The start position with a seventeenth piece, a knight on e3 or e6.
+        (
+            "rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            Color::White,
+            17,
+            "17 white pieces",
+        ),
+        (
+            "rnbqkbnr/pppppppp/4n3/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            Color::Black,
+            17,
+            "17 black pieces",
+        ),
+        // shakmaty's constructed 270-move position: 27 queens, rooks and bishops.
+        (
+            "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
+            Color::White,
+            28,
+            "28 white pieces",
+        ),
+    ] {
+        rejects(
+            fen,
+            FenError::TooManyPieces { color, count },
+            &placement,
+            &[detail, "at most 16"],
+        );
+    }
+}
+
+#[test]
+fn too_many_pawns() {
+    let placement = FenField::Placement.to_string();
+    for (fen, color, count, detail) in [
+        (
+            "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1",
+            Color::White,
+            9,
+            "9 white pawns",
+        ),
+        (
+            "4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1",
+            Color::Black,
+            9,
+            "9 black pawns",
+        ),
+    ] {
+        rejects(
+            fen,
+            FenError::TooManyPawns { color, count },
+            &placement,
+            &[detail, "at most 8"],
+        );
+    }
+}
+
+#[test]
+fn too_many_promoted() {
+    let placement = FenField::Placement.to_string();
+    for (fen, color, promoted, pawns, detail) in [
+        // All eight pawns and a second queen.
+        (
+            "4k3/8/8/8/8/8/PPPPPPPP/2QQK3 w - - 0 1",
+            Color::White,
+            1,
+            8,
+            "1 white pieces beyond",
+        ),
+        // Seven pawns, a third rook and a third bishop: two promotions for one missing pawn.
+        (
+            "rbb1k1rr/1ppppppp/8/8/8/b7/8/4K3 w - - 0 1",
+            Color::Black,
+            2,
+            7,
+            "at most 1 can have promoted",
+        ),
+        // No pawns and ten queens: nine promotions, eight pawns.
+        (
+            "7k/6p1/8/8/8/8/QQQQQQQ1/QQQK4 w - - 0 1",
+            Color::White,
+            9,
+            0,
+            "9 white pieces beyond",
+        ),
+        // Third knights and third bishops count as queens do.
+        (
+            "4k3/8/8/8/8/NNN5/PPPPPPPP/4K3 w - - 0 1",
+            Color::White,
+            1,
+            8,
+            "with 8 pawns left at most 0",
+        ),
+    ] {
+        rejects(
+            fen,
+            FenError::TooManyPromoted {
+                color,
+                promoted,
+                pawns,
+            },
+            &placement,
+            &[detail],
+        );
+    }
+}
+
+/// Material at the limits is accepted: sixteen pieces, eight promotions with no pawns left
+/// (the 218-move position, and nine queens), promotions that fit the missing pawns, and
+/// three bishops on one square colour (their colours are not examined).
+#[test]
+fn material_at_the_limits_is_accepted() {
+    for fen in [
+        constmove::STARTPOS_FEN,
+        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+        "r3k1rr/1ppppppp/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/1PPPPPPP/2QQK3 w - - 0 1",
+        "4k3/8/8/8/8/8/PPPPPPP1/B1B1K1B1 w - - 0 1",
+        "7k/6p1/8/8/8/8/QQQQQQQ1/QQK5 w - - 0 1",
+    ] {
+        assert!(Position::from_fen(fen).is_ok(), "{fen} rejected");
+    }
+}
+
+#[test]
 fn halfmove_clock() {
     for clock in ["x", "-1", "1.5", "+-3", "+5", "99999999999999999999"] {
         rejects(

@@ -6,6 +6,7 @@
 mod common;
 
 mod differential;
+mod draws;
 mod engine_api;
 mod fen_errors;
 mod parallel;
