@@ -12,4 +12,5 @@ mod fen_errors;
 mod parallel;
 mod perft_stats;
 mod perft_suites;
+mod walk;
 mod zobrist;
