@@ -387,7 +387,7 @@ impl core::fmt::Debug for HashTable {
 /// counted up to four plies, beyond that grown by the last ply's branching factor.
 pub(crate) fn positions_up_to(position: &Position, plies: u32) -> f64 {
     const COUNTED: u32 = 4;
-    let backend = Resolved::auto();
+    let backend = position.engine;
     let mut total = 0.0;
     let mut last = 1.0f64;
     let mut branching = 1.0f64;

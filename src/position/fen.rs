@@ -30,6 +30,7 @@ use crate::generator::material::AnyPieces;
 use crate::position::castling::CastlingRights;
 use crate::position::queries::attackers_on;
 use crate::position::{Position, zobrist};
+use crate::slider::Resolved;
 use crate::slider::magic::Magic;
 use core::fmt;
 
@@ -471,6 +472,7 @@ impl Position {
             ep_square,
             halfmove_clock: 0,
             fullmove_number: 1,
+            engine: Resolved::auto(),
         }
     }
 }

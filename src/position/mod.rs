@@ -51,6 +51,9 @@ pub struct Position {
     pub(crate) fullmove_number: u32,
     /// The Polyglot Zobrist key of the fields above, kept up to date by `play`.
     pub(crate) key: u64,
+    /// The engine the CPU runs best, asked once when the position is built: CPUID costs
+    /// tens of microseconds in a virtual machine, too much for every `legal_moves`.
+    pub(crate) engine: Resolved,
 }
 
 /// How a game ended, as [`Position::outcome`] tells it.
@@ -245,7 +248,7 @@ impl Position {
         let mut list = MoveList::new();
         let mut collector = EachMove(|mv| list.push(mv));
         at_root(
-            Resolved::auto(),
+            self.engine,
             self.status_index(),
             ListMoves {
                 position: self,
@@ -362,7 +365,7 @@ impl Position {
     /// See [`Visitor`].
     pub fn visit<V: Visitor>(&self, visitor: &mut V) {
         at_root(
-            Resolved::auto(),
+            self.engine,
             self.status_index(),
             VisitRoot {
                 position: self,

@@ -24,7 +24,7 @@ use core::marker::PhantomData;
 /// assert_eq!(perft(&Position::startpos(), 4), 197_281);
 /// ```
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    perft_resolved(position, depth, Resolved::auto())
+    perft_resolved(position, depth, position.engine)
 }
 
 /// [`perft`] on a chosen backend; an error when `backend` is `Pext` on a CPU without BMI2.
@@ -109,7 +109,7 @@ pub fn divide(
 /// assert_eq!((stats.nodes, stats.en_passant, stats.discovered_checks), (2_812, 2, 3));
 /// ```
 pub fn perft_stats(position: &Position, depth: u32) -> PerftStats {
-    stats_resolved(position, depth, Resolved::auto())
+    stats_resolved(position, depth, position.engine)
 }
 
 /// [`perft_stats`] on a chosen backend; an error when `backend` is `Pext` on a CPU without
@@ -171,7 +171,7 @@ pub(crate) fn visit_tree<V: Visitor>(position: &Position, depth: u32, visitor: &
         return;
     }
     at_root(
-        Resolved::auto(),
+        position.engine,
         position.status_index(),
         WalkRoot {
             position,

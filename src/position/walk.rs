@@ -348,7 +348,7 @@ impl Position {
     /// assert_eq!(Position::startpos().walk(MostAfterTwo), 30);
     /// ```
     pub fn walk<W: Walk>(&self, walk: W) -> W::Output {
-        self::walk(self, Resolved::auto(), walk)
+        self::walk(self, self.engine, walk)
     }
 
     /// [`Position::walk`] on a chosen backend; an error when this CPU cannot run it.

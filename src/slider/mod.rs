@@ -228,12 +228,12 @@ fn pext_is_fast() -> bool {
 
 /// A backend resolved to the code that will run, so running on it asks the CPU nothing
 /// (CPUID costs tens of microseconds in a virtual machine; work units pay it once).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) struct Resolved(Compiled);
 
 /// The builds of the generator a [`Resolved`] can name: one per backend and set of CPU
 /// features its entry is compiled with.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) enum Compiled {
     /// PEXT lookups; BMI1, BMI2, POPCNT and AVX2.
     #[cfg(target_arch = "x86_64")]
