@@ -145,6 +145,7 @@ pub use position::draws::History;
 pub use position::fen::{FenError, FenField};
 pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, UciMoveError};
 pub use position::perft::{divide, perft, perft_stats, perft_stats_with, perft_with};
+pub use position::san::{SanCandidates, SanError, SanText};
 pub use position::walk::{Children, Generator, Node, Walk};
 pub use position::zobrist;
 pub use position::{Outcome, Position, STARTPOS_FEN};

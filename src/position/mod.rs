@@ -1,9 +1,9 @@
 //! The position layer: [`Position`] (a [`Board`] plus the side to move, castling rights,
 //! en-passant square and move counters; the runtime face of the compile-time
 //! [`crate::Status`]), built from FEN ([`fen`]), played by copy-make with its Zobrist key
-//! ([`zobrist`]), its moves as values ([`moves`]), its castling rights ([`castling`]), the
-//! draw rules ([`draws`]), and the public perft, divide and statistics functions
-//! ([`perft`]) that hand a position to the counting layer.
+//! ([`zobrist`]), its moves as values ([`moves`]) and in SAN ([`san`]), its castling rights
+//! ([`castling`]), the draw rules ([`draws`]), and the public perft, divide and statistics
+//! functions ([`perft`]) that hand a position to the counting layer.
 
 pub(crate) mod castling;
 pub(crate) mod draws;
@@ -11,6 +11,7 @@ pub(crate) mod fen;
 pub(crate) mod moves;
 pub(crate) mod perft;
 mod queries;
+pub(crate) mod san;
 pub(crate) mod walk;
 pub mod zobrist;
 

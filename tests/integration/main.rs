@@ -12,5 +12,6 @@ mod fen_errors;
 mod parallel;
 mod perft_stats;
 mod perft_suites;
+mod san;
 mod walk;
 mod zobrist;
