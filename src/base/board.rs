@@ -104,6 +104,30 @@ impl Board {
         None
     }
 
+    /// The kind of `color`'s piece on `square`, if one stands there: one colour's boards
+    /// only, commonest kinds first (the engine path asks it for every move played).
+    #[inline(always)]
+    pub(crate) fn piece_of(&self, color: Color, square: Square) -> Option<Piece> {
+        let bit = square.bit();
+        if self.colors[color as usize] & bit == 0 {
+            return None;
+        }
+        let pieces = &self.pieces[color as usize];
+        Some(if pieces[Piece::Pawn as usize] & bit != 0 {
+            Piece::Pawn
+        } else if pieces[Piece::Knight as usize] & bit != 0 {
+            Piece::Knight
+        } else if pieces[Piece::Bishop as usize] & bit != 0 {
+            Piece::Bishop
+        } else if pieces[Piece::Rook as usize] & bit != 0 {
+            Piece::Rook
+        } else if pieces[Piece::Queen as usize] & bit != 0 {
+            Piece::Queen
+        } else {
+            Piece::King
+        })
+    }
+
     /// Puts a piece on an empty `square` (used while building a board, e.g. from FEN).
     ///
     /// # Examples

@@ -17,7 +17,6 @@ pub mod zobrist;
 
 use crate::base::board::Board;
 use crate::base::chess_move::{Move, MoveKind};
-use crate::base::geometry::rook_corner;
 use crate::base::status::StatusFlags;
 use crate::base::types::{Color, Piece, Square};
 use crate::count::leaf::Counted;
@@ -446,48 +445,45 @@ impl Position {
         let us = self.side;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
-        let piece = match self.board.piece_at(from) {
-            Some((_, piece)) => piece,
-            None => return,
+        let Some(piece) = self.board.piece_of(us, from) else {
+            return;
         };
-        let capture = self.board.color_bits(them) & to.bit() != 0;
-        let before = (self.castling, self.ep_square);
-        self.key ^= zobrist::placement_delta(&self.board, us, mv) ^ zobrist::white_to_move_key();
-        self.board = match mv.kind() {
-            MoveKind::Normal | MoveKind::DoublePush => self.board.after_move(us, piece, from, to),
-            MoveKind::Castle => self.board.after_castle(us, from, to),
-            MoveKind::EnPassant => self.board.after_en_passant(us, from, to),
-            MoveKind::Promotion(promotion) => self.board.after_promotion(us, from, to, promotion),
+        let kind = mv.kind();
+        let captured = match kind {
+            MoveKind::Castle => None,
+            _ => self.board.piece_of(them, to),
         };
-        if piece == Piece::King {
-            self.castling = self.castling.without(us, true).without(us, false);
-        }
-        // A move from or to a rook corner ends that corner's right, whoever moved.
-        for (color, kingside) in [
-            (Color::White, true),
-            (Color::White, false),
-            (Color::Black, true),
-            (Color::Black, false),
-        ] {
-            let corner = rook_corner(color, kingside);
-            if from == corner || to == corner {
-                self.castling = self.castling.without(color, kingside);
+        let mut key = self.key
+            ^ zobrist::move_delta(us, piece, captured, mv)
+            ^ zobrist::white_to_move_key()
+            ^ zobrist::en_passant_square_key(self.ep_square);
+        match kind {
+            MoveKind::Normal | MoveKind::DoublePush => {
+                self.board.apply_move(us, piece, from, to);
             }
+            MoveKind::Castle => self.board.apply_castle(us, from, to),
+            MoveKind::EnPassant => self.board.apply_en_passant(us, from, to),
+            MoveKind::Promotion(promotion) => {
+                self.board.apply_promotion(us, from, to, promotion);
+            }
+        }
+        if self.castling.bits() != 0 {
+            let lost = rights_lost(from, to, (piece == Piece::King).then_some(us));
+            let kept = self.castling.bits() & !lost;
+            key ^= zobrist::castling_key(CastlingRights::from_bits(self.castling.bits() ^ kept));
+            self.castling = CastlingRights::from_bits(kept);
         }
         self.ep_square = None;
-        if mv.kind() == MoveKind::DoublePush {
+        if kind == MoveKind::DoublePush {
             // Record the square only when a pawn could take, as the generator's status does.
             let their_pawns = self.board.bits(them, Piece::Pawn);
-            let beside = crate::base::attacks::beside(their_pawns) & to.bit();
-            if beside != 0 {
+            if crate::base::attacks::beside(their_pawns) & to.bit() != 0 {
                 self.ep_square = Square::new(((from.index() + to.index()) / 2) as u8);
+                key ^= zobrist::en_passant_square_key(self.ep_square);
             }
         }
-        self.key ^= zobrist::castling_key(CastlingRights::from_bits(
-            before.0.bits() ^ self.castling.bits(),
-        )) ^ zobrist::en_passant_square_key(before.1)
-            ^ zobrist::en_passant_square_key(self.ep_square);
-        if piece == Piece::Pawn || capture || mv.kind() == MoveKind::EnPassant {
+        self.key = key;
+        if piece == Piece::Pawn || captured.is_some() {
             self.halfmove_clock = 0;
         } else {
             self.halfmove_clock = self.halfmove_clock.saturating_add(1);
@@ -497,6 +493,25 @@ impl Position {
         }
         self.side = them;
     }
+}
+
+/// The castling rights (as [`CastlingRights::bits`]) a move `from` → `to` ends: any right
+/// whose rook corner it leaves or lands on (whoever moves), and both of `king_mover`'s when
+/// the king moves.
+#[inline(always)]
+fn rights_lost(from: Square, to: Square, king_mover: Option<Color>) -> u8 {
+    let touched = from.bit() | to.bit();
+    // Corners h1, a1, h8, a8 in the order of the rights' bits.
+    let corners = ((touched >> 7) & 1)
+        | (touched & 1) << 1
+        | ((touched >> 63) & 1) << 2
+        | ((touched >> 56) & 1) << 3;
+    let king = match king_mover {
+        Some(Color::White) => 0b0011,
+        Some(Color::Black) => 0b1100,
+        None => 0,
+    };
+    corners as u8 | king
 }
 
 /// [`Position::visit`] once the engine and status are known.

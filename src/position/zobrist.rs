@@ -51,17 +51,26 @@ pub fn piece_key(color: Color, piece: Piece, square: Square) -> u64 {
 /// ```
 #[inline(always)]
 pub fn castling_key(rights: CastlingRights) -> u64 {
-    // Bits 1, 2, 4, 8 are White king side, White queen side, Black king side, Black queen
-    // side: Polyglot's order of its four castling keys.
-    let bits = rights.bits();
-    let mut key = 0;
-    for right in 0..4 {
-        if bits & (1 << right) != 0 {
-            key ^= POLYGLOT_KEYS[CASTLING_OFFSET + right];
-        }
-    }
-    key
+    CASTLING_KEYS[rights.bits() as usize]
 }
+
+/// The key of each of the 16 sets of castling rights. Bits 1, 2, 4, 8 are White king side,
+/// White queen side, Black king side, Black queen side: Polyglot's order of its four keys.
+const CASTLING_KEYS: [u64; 16] = {
+    let mut keys = [0; 16];
+    let mut bits = 0;
+    while bits < 16 {
+        let mut right = 0;
+        while right < 4 {
+            if bits & (1 << right) != 0 {
+                keys[bits] ^= POLYGLOT_KEYS[CASTLING_OFFSET + right];
+            }
+            right += 1;
+        }
+        bits += 1;
+    }
+    keys
+};
 
 /// The key of a capturable en-passant pawn on `file` (0 = a … 7 = h).
 ///
@@ -136,10 +145,21 @@ pub(crate) fn key_of(
 /// assert_eq!(pos.zobrist() ^ delta ^ zobrist::white_to_move_key(), child.zobrist());
 /// ```
 pub fn placement_delta(board: &Board, mover: Color, mv: Move) -> u64 {
-    let (from, to) = (mv.from(), mv.to());
-    let Some((_, piece)) = board.piece_at(from) else {
+    let Some(piece) = board.piece_of(mover, mv.from()) else {
         return 0;
     };
+    let captured = match mv.kind() {
+        MoveKind::Castle => None,
+        _ => board.piece_of(!mover, mv.to()),
+    };
+    move_delta(mover, piece, captured, mv)
+}
+
+/// [`placement_delta`] once the moving `piece` and the piece `captured` on the destination
+/// (none for en passant and castling) are known.
+#[inline(always)]
+pub(crate) fn move_delta(mover: Color, piece: Piece, captured: Option<Piece>, mv: Move) -> u64 {
+    let (from, to) = (mv.from(), mv.to());
     let mut delta = piece_key(mover, piece, from);
     match mv.kind() {
         MoveKind::Normal | MoveKind::DoublePush => {
@@ -159,10 +179,8 @@ pub fn placement_delta(board: &Board, mover: Color, mv: Move) -> u64 {
                 ^ piece_key(mover, Piece::Rook, rook_to);
         }
     }
-    if mv.kind() != MoveKind::Castle
-        && let Some((color, captured)) = board.piece_at(to)
-    {
-        delta ^= piece_key(color, captured, to);
+    if let Some(captured) = captured {
+        delta ^= piece_key(!mover, captured, to);
     }
     delta
 }
