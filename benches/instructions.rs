@@ -1,6 +1,7 @@
 //! Instruction counts (callgrind, through iai-callgrind) for the CI regression gate: perft of
 //! the six chessprogramming-wiki positions at depths of 0.2–5 M leaves on each backend, forced
-//! rather than detected, and `Position::from_fen` plus one dispatched perft ply alone.
+//! rather than detected, `Position::from_fen` plus one dispatched perft ply alone, the walk of
+//! `examples/visitor_perft.rs`, and the engine path (`legal_moves` + `play_unchecked`).
 //!
 //! Needs valgrind and `iai-callgrind-runner` at the library's exact version, so it is not part
 //! of plain `cargo bench`: run `.ci/instructions-gate` (builds at a fixed `-C target-cpu`,
@@ -14,6 +15,10 @@
 )]
 
 mod common;
+// The example's walk, counted as written (its `main` is not used here).
+#[allow(dead_code)]
+#[path = "../examples/visitor_perft.rs"]
+mod visitor_perft;
 
 use common::published;
 use constmove::{Backend, Position, perft_with};
@@ -79,5 +84,45 @@ fn fen_and_dispatch(input: (String, Backend)) -> u64 {
     perft_with(&position, 1, backend).unwrap()
 }
 
-library_benchmark_group!(name = counts; benchmarks = perft, fen_and_dispatch);
+// examples/visitor_perft.rs: the public walk, bulk-counting at the last ply.
+#[library_benchmark]
+#[bench::kiwipete_d4_pext(args = ("2", 4, Backend::Pext), setup = case)]
+#[bench::kiwipete_d4_magic(args = ("2", 4, Backend::Magic), setup = case)]
+fn walk_perft(case: Case) -> u64 {
+    let nodes = black_box(&case.position)
+        .walk_with(visitor_perft::Perft(case.depth), case.backend)
+        .unwrap();
+    assert_eq!(nodes, case.expected);
+    nodes
+}
+
+/// The engine path: `legal_moves` and a copy played with `play_unchecked` at every node.
+fn make_every_move(position: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for mv in position.legal_moves().iter() {
+        let mut child = position.clone();
+        child.play_unchecked(*mv);
+        nodes += make_every_move(&child, depth - 1);
+    }
+    nodes
+}
+
+// The engine path on a position pinned to the forced backend.
+#[library_benchmark]
+#[bench::kiwipete_d3_pext(args = ("2", 3, Backend::Pext), setup = case)]
+#[bench::kiwipete_d3_magic(args = ("2", 3, Backend::Magic), setup = case)]
+fn engine(case: Case) -> u64 {
+    let position = case.position.clone().with_backend(case.backend).unwrap();
+    let nodes = make_every_move(black_box(&position), case.depth);
+    assert_eq!(nodes, case.expected);
+    nodes
+}
+
+library_benchmark_group!(
+    name = counts;
+    benchmarks = perft, fen_and_dispatch, walk_perft, engine
+);
 main!(library_benchmark_groups = counts);

@@ -351,6 +351,22 @@ impl Position {
         self::walk(self, self.engine, walk)
     }
 
+    /// This position, with every later call on it and on the positions played from it
+    /// (`legal_moves`, `play`, `walk`, `perft`, …) run on `backend`: for measurements that
+    /// must not depend on which engine the CPU would pick. An error when this CPU cannot run
+    /// it.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Backend, Position};
+    /// let pos = Position::startpos().with_backend(Backend::Magic).unwrap();
+    /// assert_eq!(pos.legal_moves().len(), 20);
+    /// ```
+    pub fn with_backend(mut self, backend: Backend) -> Result<Position, BackendUnavailable> {
+        self.engine = Resolved::new(backend)?;
+        Ok(self)
+    }
+
     /// [`Position::walk`] on a chosen backend; an error when this CPU cannot run it.
     ///
     /// # Examples
