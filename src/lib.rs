@@ -104,6 +104,54 @@
 //! assert_eq!(visitor.0, 1_165);
 //! ```
 //!
+//! ## Your own walk of the tree
+//! [`Position::walk`] runs a caller's recursion on the monomorphised generator: the [`Walk`]
+//! gets the root [`Node`] and the engine as a type `G` ([`Generator`]); `G::children` hands
+//! each child as a `Node<C>` with its status `C` as a type, so the next level needs no
+//! runtime status, and `G::count_moves` counts a node's moves by popcounts. This one counts
+//! the checking moves at the third ply of the start position (the wiki lists 12):
+//! ```
+//! use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+//! use core::marker::PhantomData;
+//!
+//! struct Checks<G> { plies_left: u32, checks: u64, engine: PhantomData<G> }
+//!
+//! impl<G: Generator> Children for Checks<G> {
+//!     fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, _: Move) {
+//!         if self.plies_left == 1 {
+//!             // Off the hot path: a Position for its queries.
+//!             self.checks += child.to_position().is_check() as u64;
+//!         } else {
+//!             self.plies_left -= 1;
+//!             G::children(child, self);
+//!             self.plies_left += 1;
+//!         }
+//!     }
+//! }
+//!
+//! struct ChecksAt(u32);
+//! impl Walk for ChecksAt {
+//!     type Output = u64;
+//!     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u64 {
+//!         let mut checks = Checks::<G> { plies_left: self.0, checks: 0, engine: PhantomData };
+//!         G::children(root, &mut checks);
+//!         checks.checks
+//!     }
+//! }
+//!
+//! assert_eq!(Position::startpos().walk(ChecksAt(3)), 12);
+//! ```
+//! `examples/visitor_perft.rs` is a complete bulk-counting perft written this way.
+//!
+//! ## SAN
+//! ```
+//! use constmove::Position;
+//! let pos = Position::startpos();
+//! let mv = pos.parse_san("Nf3").unwrap();
+//! assert_eq!(mv.to_string(), "g1f3");
+//! assert_eq!(pos.san(mv), "Nf3");
+//! ```
+//!
 //! ## Hashing
 //! [`Position::zobrist`] is the Polyglot key, so opening books agree with it; the
 //! [`zobrist`] module has the per-item keys and [`zobrist::placement_delta`] for engines that

@@ -345,7 +345,19 @@ impl Position {
     ///         most.0
     ///     }
     /// }
-    /// assert_eq!(Position::startpos().walk(MostAfterTwo), 30);
+    /// // The same by listing and playing every move.
+    /// let start = Position::startpos();
+    /// let mut most = 0;
+    /// for first in start.legal_moves().iter() {
+    ///     let mut child = start.clone();
+    ///     child.play_unchecked(*first);
+    ///     for second in child.legal_moves().iter() {
+    ///         let mut grandchild = child.clone();
+    ///         grandchild.play_unchecked(*second);
+    ///         most = most.max(grandchild.legal_moves().len() as u64);
+    ///     }
+    /// }
+    /// assert_eq!(start.walk(MostAfterTwo), most);
     /// ```
     pub fn walk<W: Walk>(&self, walk: W) -> W::Output {
         self::walk(self, self.engine, walk)
