@@ -238,10 +238,11 @@ pub(crate) unsafe fn perft_at<B: Engine>(board: &Board, status: u8, ep: u8, dept
 }
 
 /// Runs the interior node of `board` (status index `status`, en-passant square `ep`) with
-/// `action` in engine B's entry for that status.
+/// `action` in engine B's entry for that status (for the deep layer's walks).
 ///
 /// # Safety
 /// The CPU supports B.
+#[cfg(feature = "std")]
 pub(crate) unsafe fn interior_at<B: Engine>(
     board: &Board,
     status: u8,
@@ -258,6 +259,7 @@ pub(crate) unsafe fn interior_at<B: Engine>(
 }
 
 /// [`interior_at`] once the status is known.
+#[cfg(feature = "std")]
 struct InteriorAt<'a, B> {
     board: &'a Board,
     ep: u8,
@@ -265,6 +267,7 @@ struct InteriorAt<'a, B> {
     engine: PhantomData<B>,
 }
 
+#[cfg(feature = "std")]
 impl<B: Engine> StatusOp for InteriorAt<'_, B> {
     type Output = ();
     #[inline(always)]

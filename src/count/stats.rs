@@ -120,6 +120,7 @@ impl PerftStats {
 
 impl PerftStats {
     /// The statistics from their values in [`PerftStats::fields`] order.
+    #[cfg(feature = "std")]
     pub(crate) const fn from_values(values: [u64; 9]) -> PerftStats {
         let [
             nodes,
