@@ -453,16 +453,18 @@ impl Position {
         Ok(Position {
             halfmove_clock,
             fullmove_number,
-            ..Position::from_parts(board, side, castling, ep_square)
+            ..Position::from_parts(board, side, castling, ep_square, Resolved::auto())
         })
     }
 
-    /// A position from checked parts, with counters 0 and 1 and its key computed.
+    /// A position from checked parts, run on `engine`, with counters 0 and 1 and its key
+    /// computed.
     pub(crate) fn from_parts(
         board: Board,
         side: Color,
         castling: CastlingRights,
         ep_square: Option<Square>,
+        engine: Resolved,
     ) -> Position {
         Position {
             key: zobrist::key_of(&board, side, castling, ep_square),
@@ -472,7 +474,7 @@ impl Position {
             ep_square,
             halfmove_clock: 0,
             fullmove_number: 1,
-            engine: Resolved::auto(),
+            engine,
         }
     }
 }

@@ -29,6 +29,8 @@ use core::marker::PhantomData;
 pub struct Node<'a, S> {
     board: &'a Board,
     ep: u8,
+    /// The engine of the walk, as a value: `to_position` hands it on without asking the CPU.
+    engine: Resolved,
     status: PhantomData<S>,
 }
 
@@ -42,10 +44,11 @@ impl<S> Copy for Node<'_, S> {}
 
 impl<'a, S: StatusFlags> Node<'a, S> {
     #[inline(always)]
-    fn new(board: &'a Board, ep: u8) -> Self {
+    fn new(board: &'a Board, ep: u8, engine: Resolved) -> Self {
         Node {
             board,
             ep,
+            engine,
             status: PhantomData,
         }
     }
@@ -155,6 +158,7 @@ impl<'a, S: StatusFlags> Node<'a, S> {
             self.side_to_move(),
             self.castling_rights(),
             self.ep_square(),
+            self.engine,
         )
     }
 }
@@ -235,7 +239,10 @@ pub trait Generator: sealed::Sealed {
 impl<B: Engine> Generator for B {
     #[inline(always)]
     fn children<S: StatusFlags, W: Children>(node: Node<'_, S>, children: &mut W) {
-        let mut make = MakeChildren(ToChildren(children));
+        let mut make = MakeChildren(ToChildren {
+            children,
+            engine: node.engine,
+        });
         let op = VisitOp::<S, _> {
             board: node.board,
             ep: node.ep,
@@ -267,7 +274,11 @@ impl<B: Engine> Generator for B {
 }
 
 /// Makes each child's node for a [`Children`].
-struct ToChildren<'a, W>(&'a mut W);
+struct ToChildren<'a, W> {
+    children: &'a mut W,
+    /// The parent's engine, handed to each child.
+    engine: Resolved,
+}
 
 impl<W: Children> Descend for ToChildren<'_, W> {
     #[inline(always)]
@@ -280,7 +291,8 @@ impl<W: Children> Descend for ToChildren<'_, W> {
     ) {
         let mut child = *parent;
         make(&mut child);
-        self.0.child::<C>(Node::new(&child, ep), mv);
+        self.children
+            .child::<C>(Node::new(&child, ep, self.engine), mv);
     }
 }
 
@@ -292,6 +304,7 @@ pub(crate) fn walk<W: Walk>(position: &Position, resolved: Resolved, walk: W) ->
         WalkRoot {
             board: &position.board,
             ep: position.ep_index(),
+            engine: resolved,
             walk,
         },
     )
@@ -301,13 +314,15 @@ pub(crate) fn walk<W: Walk>(position: &Position, resolved: Resolved, walk: W) ->
 struct WalkRoot<'a, W> {
     board: &'a Board,
     ep: u8,
+    engine: Resolved,
     walk: W,
 }
 
 impl<W: Walk> RootOp for WalkRoot<'_, W> {
     type Output = W::Output;
     unsafe fn run<S: StatusFlags, B: Engine>(self) -> W::Output {
-        self.walk.walk::<S, B>(Node::new(self.board, self.ep))
+        self.walk
+            .walk::<S, B>(Node::new(self.board, self.ep, self.engine))
     }
 }
 
