@@ -94,14 +94,9 @@ impl Board {
     /// assert_eq!(board.piece_at("d4".parse().unwrap()), None);
     /// ```
     pub fn piece_at(&self, square: Square) -> Option<(Color, Piece)> {
-        for color in [Color::White, Color::Black] {
-            for piece in Piece::ALL {
-                if self.pieces[color as usize][piece as usize] & square.bit() != 0 {
-                    return Some((color, piece));
-                }
-            }
-        }
-        None
+        [Color::White, Color::Black]
+            .into_iter()
+            .find_map(|color| Some((color, self.piece_of(color, square)?)))
     }
 
     /// The kind of `color`'s piece on `square`, if one stands there: one colour's boards
