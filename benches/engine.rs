@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::published;
+use common::{make_every_move, published};
 use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::Position as _;
@@ -28,20 +28,6 @@ const CASES: [(&str, &str, u32); 6] = [
     ("position5-d4", "5", 4),
     ("position6-d4", "6", 4),
 ];
-
-/// constmove through `Position`: list, then copy and play each move.
-fn constmove_positions(position: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    for mv in position.legal_moves().iter() {
-        let mut child = position.clone();
-        child.play_unchecked(*mv);
-        nodes += constmove_positions(&child, depth - 1);
-    }
-    nodes
-}
 
 /// constmove through the public walk: every child is made, leaves counted one by one.
 struct MakeAll<G> {
@@ -130,7 +116,7 @@ fn engine_benches(c: &mut Criterion) {
         let position: Position = fen.parse().expect("valid FEN");
         group.bench_function("constmove-play", |b| {
             b.iter(|| {
-                let nodes = constmove_positions(black_box(&position), depth);
+                let nodes = make_every_move(black_box(&position), depth);
                 assert_eq!(nodes, expected, "{name} through legal_moves");
                 nodes
             })

@@ -20,7 +20,7 @@ mod common;
 #[path = "../examples/visitor_perft.rs"]
 mod visitor_perft;
 
-use common::published;
+use common::{make_every_move, published};
 use constmove::{Backend, Position, perft_with};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 use std::hint::black_box;
@@ -93,20 +93,6 @@ fn walk_perft(case: Case) -> u64 {
         .walk_with(visitor_perft::Perft(case.depth), case.backend)
         .unwrap();
     assert_eq!(nodes, case.expected);
-    nodes
-}
-
-/// The engine path: `legal_moves` and a copy played with `play_unchecked` at every node.
-fn make_every_move(position: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    for mv in position.legal_moves().iter() {
-        let mut child = position.clone();
-        child.play_unchecked(*mv);
-        nodes += make_every_move(&child, depth - 1);
-    }
     nodes
 }
 

@@ -1,5 +1,6 @@
 //! What every bench shares: the published rows of `../shared/perft/cpw_perft_results.csv`,
-//! so each measurement asserts counts from data rather than from an earlier run.
+//! so each measurement asserts counts from data rather than from an earlier run, and the
+//! engine path that `engine.rs` times and `instructions.rs` counts.
 
 /// One published row: the position's FEN and its cells, nodes first (`None` where the CSV
 /// leaves a statistic unpublished).
@@ -37,4 +38,20 @@ pub fn published(id: &str, depth: u32) -> Published {
             cells: cells[3..].iter().map(|cell| cell.parse().ok()).collect(),
         })
         .unwrap_or_else(|| panic!("position {id} depth {depth} is not in {path}"))
+}
+
+/// The engine path: `legal_moves` and a copy played with `play_unchecked` at every node
+/// (perft without bulk counting).
+#[allow(dead_code, reason = "used by the engine and instruction benches only")]
+pub fn make_every_move(position: &constmove::Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for mv in position.legal_moves().iter() {
+        let mut child = position.clone();
+        child.play_unchecked(*mv);
+        nodes += make_every_move(&child, depth - 1);
+    }
+    nodes
 }
