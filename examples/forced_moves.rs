@@ -102,3 +102,45 @@ fn main() -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+/// `cargo test` runs these: `test = true` for this example in Cargo.toml.
+#[cfg(test)]
+mod tests {
+    use super::{ForcedMoves, Ply};
+    use constmove::Position;
+
+    /// The same tallies by listing and playing every move.
+    fn forced_by_listing(position: &Position, ply: usize, plies: &mut [Ply]) {
+        let moves = position.legal_moves();
+        plies[ply].add(moves.len() as u64);
+        if ply + 1 < plies.len() {
+            for mv in moves.iter() {
+                let mut child = position.clone();
+                child.play_unchecked(*mv);
+                forced_by_listing(&child, ply + 1, plies);
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_listing_and_playing() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        ];
+        for fen in fens {
+            let position: Position = fen.parse().unwrap();
+            let depth = 3;
+            let walked = position.walk(ForcedMoves(depth));
+            let mut listed = vec![Ply::default(); depth as usize + 1];
+            forced_by_listing(&position, 0, &mut listed);
+            assert_eq!(walked, listed, "{fen}");
+            assert!(
+                walked.iter().any(|ply| ply.forced > 0),
+                "{fen}: no forced move seen"
+            );
+        }
+    }
+}

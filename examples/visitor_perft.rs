@@ -79,3 +79,39 @@ fn main() -> ExitCode {
     println!("{nodes} {:.3}", start.elapsed().as_secs_f64());
     ExitCode::SUCCESS
 }
+
+/// The perft data readers of the integration tests, for the test below.
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../tests/integration/common.rs"]
+mod common;
+
+/// `cargo test` runs this (`test = true` for this example in Cargo.toml). The benches include
+/// this file too, built with `cfg(test)` but without the test harness (which drops the test
+/// function), so the module imports nothing and names everything by its path.
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn matches_the_suites_on_every_backend() {
+        use super::common::{backends, load, parse_epd, select_cases};
+        // Leaves per case: the whole suite stays within seconds.
+        let budget = 2_000_000;
+        let mut entries = load("perftsuite.epd", parse_epd);
+        entries.extend(load("perftsuite_extras.epd", parse_epd));
+        let cases = select_cases(&entries, |_, nodes| nodes <= budget);
+        assert!(cases.len() > 300, "only {} cases", cases.len());
+        for backend in backends() {
+            for case in &cases {
+                let position: constmove::Position = case.fen.parse().unwrap();
+                let nodes = position
+                    .walk_with(super::Perft(case.depth), backend)
+                    .unwrap();
+                assert_eq!(
+                    nodes, case.nodes,
+                    "{} depth {} on {backend}",
+                    case.origin, case.depth
+                );
+            }
+        }
+    }
+}
