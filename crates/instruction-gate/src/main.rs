@@ -61,7 +61,7 @@ fn render_budgets(budgets: &Budgets) -> String {
          # when a count rises more than 1% above its budget. Regenerate with\n\
          # `.ci/instructions-gate --update`. Lowering a budget is a normal commit; raising one needs\n\
          # the reason in the commit message. Counts depend on the compiler, so they belong to the\n\
-         # rustc below (counted build: -C target-cpu=x86-64, bench profile).\n",
+         # rustc below (counted build: target CPU x86-64, no RUSTFLAGS, bench profile).\n",
     );
     let _ = writeln!(text, "rustc = \"{}\"\n\n[budgets]", budgets.rustc);
     for (name, count) in &budgets.counts {
