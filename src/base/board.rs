@@ -176,6 +176,14 @@ impl Board {
         self.colors[0] | self.colors[1]
     }
 
+    /// Flips `bits` on `color`'s `piece` board and colour board: puts the piece on empty
+    /// squares there, or takes it off squares where it stands.
+    #[inline(always)]
+    pub(crate) fn toggle(&mut self, color: Color, piece: Piece, bits: u64) {
+        self.pieces[color as usize][piece as usize] ^= bits;
+        self.colors[color as usize] ^= bits;
+    }
+
     /// Removes whatever the side `victim` has on `to` (branch-free: clearing empty bits is
     /// cheaper than asking which piece stands there). Kings are never captured.
     #[inline(always)]

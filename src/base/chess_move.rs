@@ -41,12 +41,21 @@ impl MoveKind {
         }
     }
 
+    /// The code of a plain move (see [`Move::kind_code`]).
+    pub(crate) const NORMAL: u16 = 0;
+    /// The code of a double pawn push.
+    pub(crate) const DOUBLE_PUSH: u16 = 1;
+    /// The code of castling.
+    pub(crate) const CASTLE: u16 = 2;
+    /// The code of an en-passant capture.
+    pub(crate) const EN_PASSANT: u16 = 3;
+
     const fn code(self) -> u16 {
         match self {
-            MoveKind::Normal => 0,
-            MoveKind::DoublePush => 1,
-            MoveKind::Castle => 2,
-            MoveKind::EnPassant => 3,
+            MoveKind::Normal => MoveKind::NORMAL,
+            MoveKind::DoublePush => MoveKind::DOUBLE_PUSH,
+            MoveKind::Castle => MoveKind::CASTLE,
+            MoveKind::EnPassant => MoveKind::EN_PASSANT,
             MoveKind::Promotion(Piece::Pawn | Piece::King) => 8,
             MoveKind::Promotion(piece) => 3 + piece as u16,
         }
@@ -134,6 +143,13 @@ impl Move {
     /// ```
     pub const fn kind(self) -> MoveKind {
         MoveKind::from_code(self.0 >> 12)
+    }
+
+    /// The kind as its 4-bit code (`MoveKind::NORMAL`, …; promotions above `EN_PASSANT`), for
+    /// hot paths that branch on it without building a [`MoveKind`].
+    #[inline(always)]
+    pub(crate) const fn kind_code(self) -> u16 {
+        self.0 >> 12
     }
 }
 
