@@ -448,17 +448,27 @@ pub(crate) fn perft_hashed_resolved(
     if depth == 0 {
         return 1;
     }
+    count_from_root(position, depth, table, |root| with_engine(backend, root))
+}
+
+/// Counts `position` to `depth` through `table` by handing its [`HashedRoot`] to `run` (which
+/// picks the engine), then adds this call's counters to the table's.
+fn count_from_root(
+    position: &Position,
+    depth: u32,
+    table: &HashTable,
+    run: impl FnOnce(HashedRoot<'_, '_>) -> u64,
+) -> u64 {
     let mut context = Context {
         table,
         stats: TableStats::default(),
     };
-    let root = HashedRoot {
+    let nodes = run(HashedRoot {
         position,
         key: position_key(position),
         depth,
         context: &mut context,
-    };
-    let nodes = with_engine(backend, root);
+    });
     table.add_stats(&context.stats);
     nodes
 }
@@ -646,20 +656,10 @@ mod tests {
     /// engine), and reaching one engine keeps this test binary a fraction of the library's
     /// code to compile.
     fn perft_hashed_plain(position: &Position, depth: u32, table: &HashTable) -> u64 {
-        let mut context = Context {
-            table,
-            stats: TableStats::default(),
-        };
-        let root = HashedRoot {
-            position,
-            key: position_key(position),
-            depth,
-            context: &mut context,
-        };
         // SAFETY: the plain magic engine uses no optional CPU feature.
-        let nodes = unsafe { root.run::<Magic>() };
-        table.add_stats(&context.stats);
-        nodes
+        count_from_root(position, depth, table, |root| unsafe {
+            root.run::<Magic>()
+        })
     }
 
     #[test]
