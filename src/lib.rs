@@ -179,8 +179,8 @@ pub use count::stats::PerftStats;
 pub use deep::hash_table::{HashTable, TableAllocError, TableStats, perft_hashed};
 #[cfg(feature = "std")]
 pub use deep::parallel::{
-    ParallelDivide, ParallelOptions, Progress, Tally, count_units, divide_parallel,
-    divide_parallel_stats,
+    ParallelDivide, ParallelOptions, Progress, Tally, UnitCounted, count_units, count_units_with,
+    divide_parallel, divide_parallel_stats,
 };
 #[cfg(feature = "std")]
 pub use deep::stats_table::StatsTable;

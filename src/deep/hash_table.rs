@@ -3,9 +3,10 @@
 //! ([`perft_hashed`]).
 //!
 //! **Keys.** Each position has two independent 64-bit Zobrist keys, drawn from two
-//! streams of compile-time random numbers: the first picks the bucket, the second is stored
-//! in the entry and must match on a probe. Children's keys are updated per move, not
-//! recomputed.
+//! streams of random numbers: the first picks the bucket, the second is stored in the entry
+//! and must match on a probe. Children's keys are updated per move, not recomputed. A
+//! table's seed ([`HashTable::key_seed`]) picks other streams, so a count can be confirmed
+//! under keys that share nothing with the first run's.
 //!
 //! **Collision risk.** A wrong count needs a probe to find an entry of a different position
 //! with the same depth and the same second key. With 4 entries per bucket that is at most
@@ -50,84 +51,115 @@ const fn splitmix(state: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The `n`-th key: two 64-bit numbers from two unrelated seeds (low half: bucket index,
-/// high half: check).
-const fn random_key(n: u64) -> u128 {
-    let low = splitmix(n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED_0000_0000_0001);
-    let high = splitmix(n.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x5EED_0000_0000_0002);
+/// The `n`-th key of stream `seed`: two 64-bit numbers from two unrelated seeds (low half:
+/// bucket index, high half: check). Seed 0 gives the keys tables have always used.
+const fn random_key(seed: u64, n: u64) -> u128 {
+    // Another seed moves every input of the mixer, so its keys share nothing with seed 0's.
+    let shift = if seed == 0 { 0 } else { splitmix(seed) };
+    let low = splitmix(n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED_0000_0000_0001 ^ shift);
+    let high = splitmix(
+        n.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x5EED_0000_0000_0002 ^ shift.rotate_left(32),
+    );
     (high as u128) << 64 | low as u128
 }
 
-/// One key per colour, piece and square.
-const PIECE_KEYS: [[[u128; 64]; 6]; 2] = {
-    let mut keys = [[[0; 64]; 6]; 2];
-    let mut n = 0;
-    while n < 768 {
-        keys[n / 384][n / 64 % 6][n % 64] = random_key(n as u64);
-        n += 1;
-    }
-    keys
-};
-
-/// One key per status index (side to move, en-passant flag, castling rights).
-const STATUS_KEYS: [u128; 64] = {
-    let mut keys = [0; 64];
-    let mut n = 0;
-    while n < 64 {
-        keys[n] = random_key(1000 + n as u64);
-        n += 1;
-    }
-    keys
-};
-
-/// One key per en-passant square, added when the status has the en-passant flag.
-const EP_KEYS: [u128; 64] = {
-    let mut keys = [0; 64];
-    let mut n = 0;
-    while n < 64 {
-        keys[n] = random_key(2000 + n as u64);
-        n += 1;
-    }
-    keys
-};
-
-#[inline(always)]
-fn piece_key(color: Color, piece: Piece, square: Square) -> u128 {
-    PIECE_KEYS[color as usize][piece as usize][square.index() & 63]
+/// One stream of 128-bit Zobrist keys: a table's (chosen by its seed), or the default one.
+#[derive(Clone)]
+pub(crate) struct TableKeys {
+    /// One key per colour, piece and square.
+    piece: [[[u128; 64]; 6]; 2],
+    /// One key per status index (side to move, en-passant flag, castling rights).
+    status: [u128; 64],
+    /// One key per en-passant square, added when the status has the en-passant flag.
+    ep: [u128; 64],
+    /// The stream these keys were drawn from.
+    seed: u64,
 }
 
-/// The status part of a key: the status with index `status` and, if it has one (bit 1),
-/// the en-passant square.
-#[inline(always)]
-fn status_key(status: u8, ep: u8) -> u128 {
-    let ep_key = if status & 2 != 0 {
-        EP_KEYS[ep as usize & 63]
-    } else {
-        0
-    };
-    STATUS_KEYS[status as usize & 63] ^ ep_key
-}
+/// The keys of seed 0, for tables without a seed and for indexing work units.
+static DEFAULT_KEYS: TableKeys = TableKeys::seeded(0);
 
-/// The key of a board with status index `status` and en-passant square `ep`, from scratch.
-fn full_key(board: &Board, status: u8, ep: u8) -> u128 {
-    let mut key = status_key(status, ep);
-    for color in [Color::White, Color::Black] {
-        for piece in Piece::ALL {
-            for square in board.pieces(color, piece) {
-                key ^= piece_key(color, piece, square);
+impl TableKeys {
+    /// The keys of stream `seed`.
+    const fn seeded(seed: u64) -> TableKeys {
+        let mut keys = TableKeys {
+            piece: [[[0; 64]; 6]; 2],
+            status: [0; 64],
+            ep: [0; 64],
+            seed,
+        };
+        let mut n = 0;
+        while n < 768 {
+            keys.piece[n / 384][n / 64 % 6][n % 64] = random_key(seed, n as u64);
+            n += 1;
+        }
+        let mut n = 0;
+        while n < 64 {
+            keys.status[n] = random_key(seed, 1000 + n as u64);
+            keys.ep[n] = random_key(seed, 2000 + n as u64);
+            n += 1;
+        }
+        keys
+    }
+
+    /// The keys of stream `seed`, on the heap (14 KB): seed 0's are copied, not drawn again.
+    pub(crate) fn boxed(seed: u64) -> Box<TableKeys> {
+        Box::new(if seed == 0 {
+            DEFAULT_KEYS.clone()
+        } else {
+            TableKeys::seeded(seed)
+        })
+    }
+
+    /// The stream these keys were drawn from.
+    pub(crate) fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    #[inline(always)]
+    fn piece(&self, color: Color, piece: Piece, square: Square) -> u128 {
+        self.piece[color as usize][piece as usize][square.index() & 63]
+    }
+
+    /// The status part of a key: the status with index `status` and, if it has one (bit 1),
+    /// the en-passant square.
+    #[inline(always)]
+    fn status(&self, status: u8, ep: u8) -> u128 {
+        let ep_key = if status & 2 != 0 {
+            self.ep[ep as usize & 63]
+        } else {
+            0
+        };
+        self.status[status as usize & 63] ^ ep_key
+    }
+
+    /// The key of a board with status index `status` and en-passant square `ep`, from
+    /// scratch.
+    fn full(&self, board: &Board, status: u8, ep: u8) -> u128 {
+        let mut key = self.status(status, ep);
+        for color in [Color::White, Color::Black] {
+            for piece in Piece::ALL {
+                for square in board.pieces(color, piece) {
+                    key ^= self.piece(color, piece, square);
+                }
             }
         }
+        key
     }
-    key
+
+    /// The position's key in this stream.
+    pub(crate) fn position(&self, position: &Position) -> u128 {
+        self.full(
+            position.board(),
+            position.status_index(),
+            position.ep_index(),
+        )
+    }
 }
 
-/// The position's 128-bit key as the table uses it.
+/// The position's 128-bit key in the default stream (seed 0).
 pub(crate) fn position_key(position: &Position) -> u128 {
-    full_key(
-        position.board(),
-        position.status_index(),
-        position.ep_index(),
-    )
+    DEFAULT_KEYS.position(position)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -166,6 +198,7 @@ pub struct HashTable {
     buckets: ZeroedMemory<Bucket>,
     stats: [AtomicU64; 4],
     verify_every: u64,
+    keys: Box<TableKeys>,
 }
 
 /// The table could not be allocated (or the size is under one 64-byte bucket). The message
@@ -240,7 +273,39 @@ impl HashTable {
             buckets,
             stats: Default::default(),
             verify_every: 0,
+            keys: TableKeys::boxed(0),
         })
+    }
+
+    /// Draws the table's 128-bit keys from stream `seed` instead of the default stream 0.
+    /// Counts are the same under every seed; a wrong count from a key collision is not,
+    /// so a subtree recounted under another seed (on another machine, by another run)
+    /// confirms the first count. Use it on an empty table: entries stored under one seed
+    /// are not found under another.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{perft_hashed, Backend, HashTable, Position};
+    /// let table = HashTable::new(1 << 20).unwrap().key_seed(7);
+    /// assert_eq!(table.seed(), 7);
+    /// assert_eq!(perft_hashed(&Position::startpos(), 5, Backend::Auto, &table), Ok(4_865_609));
+    /// ```
+    pub fn key_seed(mut self, seed: u64) -> HashTable {
+        self.keys = TableKeys::boxed(seed);
+        self
+    }
+
+    /// The seed of the table's keys (0 unless [`HashTable::key_seed`] chose another).
+    ///
+    /// # Examples
+    /// See [`HashTable::key_seed`].
+    pub fn seed(&self) -> u64 {
+        self.keys.seed()
+    }
+
+    /// The key of `position` as this table stores it.
+    pub(crate) fn key_of(&self, position: &Position) -> u128 {
+        self.keys.position(position)
     }
 
     /// An upper estimate of the bytes a table can put to use in a perft of `position` to
@@ -461,11 +526,12 @@ fn count_from_root(
 ) -> u64 {
     let mut context = Context {
         table,
+        keys: &table.keys,
         stats: TableStats::default(),
     };
     let nodes = run(HashedRoot {
         position,
-        key: position_key(position),
+        key: table.key_of(position),
         depth,
         context: &mut context,
     });
@@ -473,9 +539,11 @@ fn count_from_root(
     nodes
 }
 
-/// The table and this call's counters (added to the table's once, at the end).
+/// The table, its keys and this call's counters (added to the table's once, at the end).
 struct Context<'a> {
     table: &'a HashTable,
+    /// The table's keys, one pointer nearer.
+    keys: &'a TableKeys,
     stats: TableStats,
 }
 
@@ -544,7 +612,7 @@ unsafe fn hashed<B: Engine>(
         return nodes;
     }
     let mut children = HashedChildren::<B> {
-        base: key ^ status_key(status, ep),
+        base: key ^ context.keys.status(status, ep),
         child_depth: depth - 1,
         // The children of a depth-3 node are depth-2 subtrees, each only a few hundred
         // nanoseconds of counting: a first pass starts loading all their buckets, so the
@@ -583,13 +651,14 @@ impl<B: Engine> ChildAction for HashedChildren<'_, '_, B> {
     fn child(&mut self, parent: &Board, child: &Board, mv: ChildMove, status: u8, ep: u8) {
         // Bit 0 of the status is "white to move": the mover is the other side.
         let mover = Color::from_white(status & 1 == 0);
-        let key = self.base ^ status_key(status, ep) ^ move_delta(parent, mv, mover);
+        let keys = self.context.keys;
+        let key = self.base ^ keys.status(status, ep) ^ move_delta(keys, parent, mv, mover);
         if self.prefetch {
             self.context.table.prefetch(key);
             return;
         }
         #[cfg(test)]
-        assert_eq!(key, full_key(child, status, ep), "incremental key");
+        assert_eq!(key, keys.full(child, status, ep), "incremental key");
         // SAFETY: a HashedChildren<B> is made only inside `hashed::<B>`, whose caller
         // guarantees the CPU supports B.
         self.nodes +=
@@ -598,37 +667,39 @@ impl<B: Engine> ChildAction for HashedChildren<'_, '_, B> {
 }
 
 /// How the pieces' key changes when `mover` makes `mv` on `parent`.
-fn move_delta(parent: &Board, mv: ChildMove, mover: Color) -> u128 {
+fn move_delta(keys: &TableKeys, parent: &Board, mv: ChildMove, mover: Color) -> u128 {
     let ChildMove {
         piece,
         from,
         to,
         kind,
     } = mv;
-    let moved = piece_key(mover, piece, from);
+    let moved = keys.piece(mover, piece, from);
     match kind {
-        ChildKind::Plain => moved ^ piece_key(mover, piece, to) ^ capture_delta(parent, mover, to),
+        ChildKind::Plain => {
+            moved ^ keys.piece(mover, piece, to) ^ capture_delta(keys, parent, mover, to)
+        }
         ChildKind::Castle => {
             let (rook_from, rook_to) = castle_rook_squares(to);
             moved
-                ^ piece_key(mover, Piece::King, to)
-                ^ piece_key(mover, Piece::Rook, rook_from)
-                ^ piece_key(mover, Piece::Rook, rook_to)
+                ^ keys.piece(mover, Piece::King, to)
+                ^ keys.piece(mover, Piece::Rook, rook_from)
+                ^ keys.piece(mover, Piece::Rook, rook_to)
         }
         ChildKind::EnPassant => {
             moved
-                ^ piece_key(mover, Piece::Pawn, to)
-                ^ piece_key(!mover, Piece::Pawn, en_passant_victim(mover, to))
+                ^ keys.piece(mover, Piece::Pawn, to)
+                ^ keys.piece(!mover, Piece::Pawn, en_passant_victim(mover, to))
         }
         ChildKind::Promotion(promoted) => {
-            moved ^ piece_key(mover, promoted, to) ^ capture_delta(parent, mover, to)
+            moved ^ keys.piece(mover, promoted, to) ^ capture_delta(keys, parent, mover, to)
         }
     }
 }
 
 /// The key change of removing whatever `mover`'s opponent has on `to`.
 #[inline(always)]
-fn capture_delta(board: &Board, mover: Color, to: Square) -> u128 {
+fn capture_delta(keys: &TableKeys, board: &Board, mover: Color, to: Square) -> u128 {
     let victim = !mover;
     if !board.color(victim).contains(to) {
         return 0;
@@ -643,7 +714,7 @@ fn capture_delta(board: &Board, mover: Color, to: Square) -> u128 {
     .into_iter()
     .find(|&piece| board.pieces(victim, piece).contains(to))
     .unwrap_or(Piece::King);
-    piece_key(victim, piece, to)
+    keys.piece(victim, piece, to)
 }
 
 #[cfg(test)]
@@ -691,6 +762,33 @@ mod tests {
             let position: Position = fen.parse().unwrap();
             let table = HashTable::new(1 << 16).unwrap();
             assert_eq!(perft_hashed_plain(&position, depth, &table), nodes, "{fen}");
+        }
+    }
+
+    #[test]
+    fn every_seed_counts_the_same_with_other_keys() {
+        let start = Position::startpos();
+        assert_eq!(
+            HashTable::new(64).unwrap().key_of(&start),
+            position_key(&start)
+        );
+        let mut keys = Vec::new();
+        for seed in [0, 1, 2, u64::MAX] {
+            // The unit-test build checks each incremental key against the seed's own keys.
+            let table = HashTable::new(1 << 16).unwrap().key_seed(seed);
+            assert_eq!(
+                perft_hashed_plain(&start, 4, &table),
+                197_281,
+                "seed {seed}"
+            );
+            keys.push(table.key_of(&start));
+        }
+        for (i, key) in keys.iter().enumerate() {
+            // Both halves differ: the bucket and the check are drawn anew.
+            for other in &keys[i + 1..] {
+                assert_ne!(*key as u64, *other as u64);
+                assert_ne!(key >> 64, other >> 64);
+            }
         }
     }
 

@@ -9,7 +9,7 @@
 
 use crate::base::chess_move::Move;
 use crate::count::stats::PerftStats;
-use crate::deep::hash_table::{HashTable, TableStats, perft_hashed_resolved, position_key};
+use crate::deep::hash_table::{HashTable, TableStats, perft_hashed_resolved};
 use crate::deep::stats_table::StatsTable;
 use crate::deep::workload::{WorkUnit, split};
 use crate::position::Position;
@@ -195,8 +195,8 @@ trait UnitCount: Sync {
     fn probe(&self, key: u128, depth: u32) -> Option<Self::Value>;
     /// Keeps a value in the table, if there is one.
     fn store(&self, key: u128, depth: u32, value: &Self::Value);
-    /// Whether there is a table (else keys are not computed).
-    fn has_table(&self) -> bool;
+    /// The key of `position` in the table, if there is one (else keys are not computed).
+    fn key(&self, position: &Position) -> Option<u128>;
     /// The shallowest unit whose count is the sum of its part of the whole: statistics
     /// describe the last ply's moves, so their units keep at least that ply.
     fn min_unit_depth(&self) -> u32;
@@ -244,8 +244,8 @@ impl UnitCount for Nodes<'_> {
             table.store(key, depth, *value);
         }
     }
-    fn has_table(&self) -> bool {
-        self.table.is_some()
+    fn key(&self, position: &Position) -> Option<u128> {
+        Some(self.table?.key_of(position))
     }
     fn min_unit_depth(&self) -> u32 {
         0
@@ -275,8 +275,8 @@ impl UnitCount for Stats<'_> {
             table.store(key, depth, value);
         }
     }
-    fn has_table(&self) -> bool {
-        self.table.is_some()
+    fn key(&self, position: &Position) -> Option<u128> {
+        Some(self.table?.key_of(position))
     }
     fn min_unit_depth(&self) -> u32 {
         1
@@ -293,7 +293,7 @@ fn count_stoppable<C: UnitCount>(
     if depth <= counter.direct() {
         return Some(counter.count(position, depth));
     }
-    let key = counter.has_table().then(|| position_key(position));
+    let key = counter.key(position);
     if let Some(found) = key.and_then(|key| counter.probe(key, depth)) {
         return Some(found);
     }
@@ -330,12 +330,60 @@ pub fn count_units(
     options: &ParallelOptions,
     on_unit: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<Option<u64>>, BackendUnavailable> {
+    count_units_with(units, options, on_unit, &|_| {})
+}
+
+/// One unit finished by [`count_units_with`]: which, its perft and how long it took.
+///
+/// # Examples
+/// See [`count_units_with`].
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct UnitCounted {
+    /// The unit's index in the slice counted.
+    pub index: usize,
+    /// Its perft, unweighted (see [`WorkUnit::weighted`]).
+    pub nodes: u64,
+    /// Seconds its thread spent on it.
+    pub seconds: f64,
+}
+
+/// [`count_units`], also handing each finished unit to `on_counted`, on the worker thread
+/// that counted it, as soon as it is complete: a caller can keep per-unit results (to
+/// resume a run, or to check a unit against a recount) however the run ends. A unit
+/// abandoned because of the stop flag is never handed over.
+///
+/// # Examples
+/// ```
+/// use constmove::{count_units_with, split, ParallelOptions, Position};
+/// use std::sync::Mutex;
+/// let units = split(&Position::startpos(), 4, 2);
+/// let finished = Mutex::new(Vec::new());
+/// let on_counted = |unit: constmove::UnitCounted| finished.lock().unwrap().push(unit);
+/// count_units_with(&units, &ParallelOptions::new(2), &|_| {}, &on_counted).unwrap();
+/// let finished = finished.into_inner().unwrap();
+/// assert_eq!(finished.len(), units.len());
+/// let total: u128 = finished.iter().map(|f| units[f.index].weighted(f.nodes)).sum();
+/// assert_eq!(total, 197_281);
+/// ```
+pub fn count_units_with(
+    units: &[WorkUnit],
+    options: &ParallelOptions,
+    on_unit: &(dyn Fn(Progress) + Sync),
+    on_counted: &(dyn Fn(UnitCounted) + Sync),
+) -> Result<Vec<Option<u64>>, BackendUnavailable> {
     let order: Vec<usize> = (0..units.len()).collect();
     let counter = Nodes {
         backend: Resolved::new(options.backend)?,
         table: options.table,
     };
-    Ok(run(&counter, units, &order, options, on_unit))
+    let on_counted = |index, nodes: &u64, seconds| {
+        on_counted(UnitCounted {
+            index,
+            nodes: *nodes,
+            seconds,
+        });
+    };
+    Ok(run(&counter, units, &order, options, on_unit, &on_counted))
 }
 
 /// Per-root-move counts from [`divide_parallel`] (`T = u64`) or statistics from
@@ -540,7 +588,7 @@ fn divide_with<C: UnitCount>(
             core::cmp::Reverse(estimate[i]),
         )
     });
-    let counts = run(counter, &units, &order, options, on_unit);
+    let counts = run(counter, &units, &order, options, on_unit, &|_, _, _| {});
 
     let mut totals: Vec<Option<C::Value>> = vec![Some(C::Value::default()); roots.len()];
     for ((unit, count), &root) in units.iter().zip(&counts).zip(&owner) {
@@ -558,13 +606,15 @@ fn divide_with<C: UnitCount>(
     }
 }
 
-/// Counts `units` on the threads, handing them out in `order`.
+/// Counts `units` on the threads, handing them out in `order`; `on_counted` gets each
+/// finished unit's index, value and seconds.
 fn run<C: UnitCount>(
     counter: &C,
     units: &[WorkUnit],
     order: &[usize],
     options: &ParallelOptions,
     on_unit: &(dyn Fn(Progress) + Sync),
+    on_counted: &(dyn Fn(usize, &C::Value, f64) + Sync),
 ) -> Vec<Option<C::Value>> {
     // Before the first unit finishes, which in a deep count can take long.
     on_unit(Progress {
@@ -583,9 +633,11 @@ fn run<C: UnitCount>(
                 break;
             };
             let unit = &units[index];
+            let started = std::time::Instant::now();
             let Some(count) = count_stoppable(counter, &unit.position, unit.depth, &stopped) else {
                 break;
             };
+            on_counted(index, &count, started.elapsed().as_secs_f64());
             counted.push((index, count));
             let weighted = count.times(unit.count).nodes();
             let progress = {

@@ -8,7 +8,7 @@
 //! same position's slot, else the shallower of the pair.
 
 use crate::count::stats::PerftStats;
-use crate::deep::hash_table::{TableAllocError, TableStats, positions_up_to};
+use crate::deep::hash_table::{TableAllocError, TableKeys, TableStats, positions_up_to};
 use crate::deep::memory::{Zeroable, ZeroedMemory};
 use crate::position::Position;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -41,6 +41,8 @@ pub struct StatsTable {
     slots: ZeroedMemory<Slot>,
     /// Probes and hits.
     counters: [AtomicU64; 2],
+    /// The keys of the table's seed (see [`crate::HashTable::key_seed`]).
+    keys: Box<TableKeys>,
 }
 
 impl StatsTable {
@@ -59,7 +61,33 @@ impl StatsTable {
         Ok(StatsTable {
             slots,
             counters: Default::default(),
+            keys: TableKeys::boxed(0),
         })
+    }
+
+    /// Draws the table's keys from stream `seed`, as [`crate::HashTable::key_seed`] does.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::StatsTable;
+    /// assert_eq!(StatsTable::new(1 << 16).unwrap().key_seed(3).seed(), 3);
+    /// ```
+    pub fn key_seed(mut self, seed: u64) -> StatsTable {
+        self.keys = TableKeys::boxed(seed);
+        self
+    }
+
+    /// The seed of the table's keys (0 unless [`StatsTable::key_seed`] chose another).
+    ///
+    /// # Examples
+    /// See [`StatsTable::key_seed`].
+    pub fn seed(&self) -> u64 {
+        self.keys.seed()
+    }
+
+    /// The key of `position` as this table stores it.
+    pub(crate) fn key_of(&self, position: &Position) -> u128 {
+        self.keys.position(position)
     }
 
     /// An upper estimate of the bytes a table can put to use in statistics of `position` to

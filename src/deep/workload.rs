@@ -99,6 +99,23 @@ impl fmt::Display for WorkUnitError {
 
 impl std::error::Error for WorkUnitError {}
 
+impl WorkUnit {
+    /// The unit's share of the root's perft, `count × perft` with `perft` the unit's own
+    /// perft, exact in 128 bits: a sum of units can pass 2⁶⁴ (the start position's perft 14
+    /// is 6.2 × 10¹⁹), though one unit's perft fits a `u64` up to far deeper than anyone
+    /// counts (the start position's to depth 13, 2.0 × 10¹⁸).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Position, WorkUnit};
+    /// let unit = WorkUnit { position: Position::startpos(), count: u64::MAX, depth: 1 };
+    /// assert_eq!(unit.weighted(20), u64::MAX as u128 * 20);
+    /// ```
+    pub fn weighted(&self, perft: u64) -> u128 {
+        u128::from(self.count) * u128::from(perft)
+    }
+}
+
 impl fmt::Display for WorkUnit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
