@@ -9,6 +9,12 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// Asks the count to stop as a first Ctrl-C does: for a failure that makes going on
+/// pointless (a result that cannot be written).
+pub fn stop_now() {
+    STOP.store(true, Ordering::SeqCst);
+}
+
 /// Installs the handler (once; later calls just return the flag) and returns the flag the
 /// count polls.
 pub fn install() -> &'static AtomicBool {

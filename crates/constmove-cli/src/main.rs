@@ -11,10 +11,12 @@ mod args;
 mod error;
 mod interrupt;
 mod json;
+mod merge;
 mod perft;
 mod perftree;
 mod progress;
 mod report;
+mod results;
 mod split;
 mod suite;
 mod suite_file;
@@ -37,11 +39,12 @@ struct CommandHelp {
 }
 
 /// The commands in the order `constmove --help` lists them.
-const COMMANDS: [CommandHelp; 4] = [
+const COMMANDS: [CommandHelp; 5] = [
     CommandHelp {
         name: "perft",
         usage: "    constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--json] [--threads N] [--hash SIZE] [--verify] [--backend B]
-    constmove perft --workload FILE [--part I/N] [--json] [--threads N] [--backend B]
+    constmove perft --workload FILE [--part I/N] [--results R.jsonl] [--json] [--threads N]
+                    [--hash SIZE [--hash-seed N]] [--backend B]
 ",
         text: "    perft      Count the leaves of the move tree DEPTH plies deep (default: the start
                position, depth 6) and print `nodes N`, `seconds S`, `Mnps M` (million
@@ -71,11 +74,18 @@ const COMMANDS: [CommandHelp; 4] = [
                  --verify    with --hash: recount about one hit in 1024 without the
                              table; prints verified and mismatches, exit status 1 if
                              any count was wrong
+                 --hash-seed N  with --hash: draw the table's 128-bit keys from stream N
+                             (default 0), to recount under keys unrelated to a first run's
                  --workload FILE  count a file written by `split` instead: the sum of
-                             count x perft(position, depth) over its lines (a `;count` or
-                             `;depth` given twice in a line is an error)
-                 --part I/N  with --workload: only lines I, I+N, I+2N, ... (I from 1);
+                             count x perft(position, depth) over its lines, exact past 2^64
+                             (a `;count` or `;depth` given twice in a line is an error)
+                 --part I/N  with --workload: only units I, I+N, I+2N, ... (I from 1);
                              the totals of parts 1/N..N/N add up to the whole file's
+                 --results R.jsonl  with --workload: append one JSON line per finished
+                             unit to R (unit number, fen, depth, count, perft, nodes =
+                             count x perft, seconds, hash_seed), written whole as the unit
+                             completes; a unit already in R is not counted again, so the
+                             same command resumes a killed run (adds a `resumed K` line)
                Runs over a second show progress on stderr (a bar on a terminal, plain
                `progress:` lines otherwise; none with --json). Ctrl-C stops within a
                fraction of a second, prints the root moves finished so far and exits
@@ -97,6 +107,24 @@ const COMMANDS: [CommandHelp; 4] = [
                    5     822,518    67 MB    70 MB     4 s
                    6   9,417,683   776 MB   0.9 GB   1 min
                Out of memory, split stops with one line and status 2.
+",
+        backend: false,
+    },
+    CommandHelp {
+        name: "merge",
+        usage: "    constmove merge --workload FILE R.jsonl... [--json]\n",
+        text: "    merge      Add up the results files the parts of a workload wrote (perft --results):
+               checks that every unit of FILE has a result, that a unit counted more
+               than once (a rerun, another --hash-seed) got the same perft each time
+               (counted as `verified`), and that every line is of this workload; then
+               prints `units`, `results` (lines read), `verified`, `unit_seconds` (the
+               units' own times, summed) and, last, `nodes N`, the total in 128 bits.
+               Otherwise it lists up to 20 of each: `unit U missing: ...`, `unit U
+               disagreeing: perft ...` (with file:line and seed), `line FILE:LINE
+               foreign: ...`, prints `missing`, `disagreeing` and `foreign` counts
+               instead of `nodes` and exits 1.
+               --json prints one object {\"units\":U,...,\"nodes\":N} (null on failure).
+               A malformed line or an unreadable file is exit status 2.
 ",
         backend: false,
     },
@@ -155,8 +183,9 @@ without a sign. A FEN has the six standard fields (the last two may be left out)
 castling letters may come in any order (they are written back as KQkq); a side to move
 in check from three or more pieces is rejected (no move gives more than two checks).
 An argument starting with a UTF-8 byte-order mark is an error.
-Exit status: 0 success, 1 suite or --verify mismatches, 2 bad arguments or input, a suite
-that checked nothing or a closed stdout (one line on stderr), 130 interrupted by Ctrl-C.
+Exit status: 0 success, 1 suite, --verify or merge mismatches, 2 bad arguments or input,
+a suite that checked nothing or a closed stdout (one line on stderr), 130 interrupted by
+Ctrl-C.
 ";
 
 fn main() -> ExitCode {
@@ -249,6 +278,7 @@ fn run(args: &[String], out: &mut impl Write) -> CliResult {
         "perftree" => perftree::run(rest, out),
         "suite" => suite::run(rest, out),
         "split" => split::run(rest, out),
+        "merge" => merge::run(rest, out),
         other if other.starts_with('-') => Err(CliError::usage(format!(
             "unknown option {other:?} (try 'constmove --help')"
         ))),

@@ -27,6 +27,8 @@ const SPEC: Spec = Spec {
         "--hash",
         "--workload",
         "--part",
+        "--results",
+        "--hash-seed",
     ],
 };
 
@@ -42,9 +44,25 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
             .map(|size| args::parse_size("--hash", size))
             .transpose()?,
         verify: parsed.flag("--verify"),
+        hash_seed: parsed
+            .value("--hash-seed")
+            .map(|seed| {
+                args::whole_number(seed).ok_or_else(|| {
+                    CliError::usage(format!(
+                        "invalid --hash-seed {seed:?}: expected a whole number from 0 to 2^64 - 1"
+                    ))
+                })
+            })
+            .transpose()?
+            .unwrap_or(0),
     };
     if setup.verify && setup.hash.is_none() {
         return Err(CliError::usage("--verify needs --hash SIZE"));
+    }
+    if parsed.value("--hash-seed").is_some() && setup.hash.is_none() {
+        return Err(CliError::usage(
+            "--hash-seed needs --hash SIZE (it chooses the table's keys)",
+        ));
     }
     if let Some(file) = parsed.value("--workload") {
         if !parsed.positionals.is_empty() || parsed.value("--fen").is_some() {
@@ -56,10 +74,12 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
             return Err(CliError::usage("perft --workload cannot --divide"));
         }
         let part = parsed.value("--part").map(args::parse_part).transpose()?;
-        return workload::run(file, part, &setup, out);
+        return workload::run(file, part, parsed.value("--results"), &setup, out);
     }
-    if parsed.value("--part").is_some() {
-        return Err(CliError::usage("--part needs --workload FILE"));
+    for option in ["--part", "--results"] {
+        if parsed.value(option).is_some() {
+            return Err(CliError::usage(format!("{option} needs --workload FILE")));
+        }
     }
     let depth = match parsed.positionals.as_slice() {
         [] => DEFAULT_DEPTH,
@@ -107,14 +127,17 @@ fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliR
     let seconds = start.elapsed().as_secs_f64();
     let (finished, complete) = sorted_lines(counts.moves(), |&count| count);
     Ok(Report {
-        nodes: counts
-            .nodes()
-            .unwrap_or_else(|| finished.iter().map(|(_, n)| n).sum()),
+        nodes: u128::from(
+            counts
+                .nodes()
+                .unwrap_or_else(|| finished.iter().map(|(_, n)| n).sum()),
+        ),
         complete,
         divide: (divide || !complete).then_some(finished),
         seconds,
         table: table_stats(table.as_ref()),
         stats: None,
+        resumed: None,
     })
 }
 
@@ -148,12 +171,13 @@ fn measure_stats(
         sum
     });
     Ok(Report {
-        nodes: stats.nodes,
+        nodes: u128::from(stats.nodes),
         complete,
         divide: (divide || !complete).then_some(finished),
         seconds,
         table: table.as_ref().map(|table| (table.bytes(), table.stats())),
         stats: Some(stats),
+        resumed: None,
     })
 }
 

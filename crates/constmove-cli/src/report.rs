@@ -19,6 +19,8 @@ pub struct Setup {
     pub hash: Option<u64>,
     /// `--verify`: recount a sample of the table's hits without it.
     pub verify: bool,
+    /// `--hash-seed N`: the stream the table's keys are drawn from.
+    pub hash_seed: u64,
 }
 
 /// With `--verify`, about one hit in this many is recounted without the table.
@@ -33,11 +35,8 @@ impl Setup {
         };
         let table = HashTable::new(bytes)
             .map_err(|error| CliError::usage(format!("--hash: {error} (try a smaller size)")))?;
-        Ok(Some(table.verify_every(if self.verify {
-            VERIFY_EVERY
-        } else {
-            0
-        })))
+        let every = if self.verify { VERIFY_EVERY } else { 0 };
+        Ok(Some(table.verify_every(every).key_seed(self.hash_seed)))
     }
 
     /// The statistics table if `--hash` was given, sized as [`Setup::table`].
@@ -47,7 +46,7 @@ impl Setup {
         };
         let table = StatsTable::new(bytes)
             .map_err(|error| CliError::usage(format!("--hash: {error} (try a smaller size)")))?;
-        Ok(Some(table))
+        Ok(Some(table.key_seed(self.hash_seed)))
     }
 
     /// `--hash`'s size capped by `useful()`, in bytes this machine can address.
@@ -79,8 +78,9 @@ pub fn table_stats(table: Option<&HashTable>) -> Option<(usize, TableStats)> {
 
 /// One timed perft run.
 pub struct Report {
-    /// Leaves at the requested depth (with `complete == false`, of the finished part only).
-    pub nodes: u64,
+    /// Leaves at the requested depth (with `complete == false`, of the finished part only);
+    /// a workload's total can pass 2⁶⁴.
+    pub nodes: u128,
     /// Whether the whole tree was counted (false after Ctrl-C).
     pub complete: bool,
     /// Per root move counts: with `--divide`, or after an interruption (finished ones only).
@@ -91,6 +91,8 @@ pub struct Report {
     pub table: Option<(usize, TableStats)>,
     /// The leaf statistics, with `--stats`.
     pub stats: Option<PerftStats>,
+    /// With `--results`: how many of the units were already in the results file.
+    pub resumed: Option<usize>,
 }
 
 impl Report {
@@ -156,6 +158,9 @@ fn write_human(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResul
     writeln!(out, "Mnps {:.1}", report.nps() / 1e6)?;
     writeln!(out, "backend {}", setup.backend.name())?;
     writeln!(out, "threads {}", setup.threads)?;
+    if let Some(resumed) = report.resumed {
+        writeln!(out, "resumed {resumed}")?;
+    }
     if let Some((bytes, stats)) = report.table {
         writeln!(out, "hash_bytes {bytes}")?;
         writeln!(out, "hash_probes {}", stats.probes)?;
@@ -181,6 +186,9 @@ fn write_json(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResult
     )?;
     if !report.complete {
         write!(out, ",\"complete\":false")?;
+    }
+    if let Some(resumed) = report.resumed {
+        write!(out, ",\"resumed\":{resumed}")?;
     }
     if let Some((bytes, stats)) = report.table {
         write!(

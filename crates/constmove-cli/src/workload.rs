@@ -1,5 +1,7 @@
-//! `constmove perft --workload FILE [--part I/N]`: count a file of work units (as written by
-//! `constmove split`) and print the weighted total, `sum of count × perft(position, depth)`.
+//! `constmove perft --workload FILE [--part I/N] [--results R.jsonl]`: count a file of work
+//! units (as written by `constmove split`) and print the weighted total, `sum of count ×
+//! perft(position, depth)`, in 128 bits. With `--results` each finished unit is kept as a
+//! line of R, and units already there are not counted again (see `results.rs`).
 //!
 //! Parts are round-robin: part I of N is the I-th, (I+N)-th, (I+2N)-th ... unit line (blank
 //! and `#` lines do not count), so every part gets a fair share of the large and small
@@ -8,54 +10,107 @@
 
 use crate::error::{CliError, CliResult};
 use crate::report::{Report, Setup, finish, table_stats, write_report};
-use crate::{args, progress};
-use constmove::{HashTable, WorkUnit, count_units};
+use crate::results::{self, ResultsLog, UnitResult};
+use crate::{args, interrupt, progress};
+use constmove::{HashTable, UnitCounted, WorkUnit, count_units_with};
+use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
 
-/// Reads `file`, keeps part `part` (`(I, N)`, from 1) if given, counts it and reports.
-pub fn run(file: &str, part: Option<(u64, u64)>, setup: &Setup, out: &mut impl Write) -> CliResult {
+/// Reads `file`, keeps part `part` (`(I, N)`, from 1) if given, counts it and reports. With
+/// `results_path`, each finished unit is appended there as a line, and units already in it
+/// are not counted again (their recorded perft goes into the total).
+pub fn run(
+    file: &str,
+    part: Option<(u64, u64)>,
+    results_path: Option<&str>,
+    setup: &Setup,
+    out: &mut impl Write,
+) -> CliResult {
     let units = read(file)?;
-    let units: Vec<WorkUnit> = match part {
-        None => units,
-        Some((i, n)) => units
-            .into_iter()
-            .zip(0u64..)
-            .filter(|(_, index)| index % n == i - 1)
-            .map(|(unit, _)| unit)
-            .collect(),
+    // Unit numbers (from 1) of this part.
+    let mine: Vec<usize> = (1..=units.len())
+        .filter(|number| part.is_none_or(|(i, n)| (*number as u64 - 1) % n == i - 1))
+        .collect();
+    // Units already in the results file: their perft, from their first line.
+    let mut done: HashMap<usize, u64> = HashMap::new();
+    let log = match results_path {
+        Some(path) => {
+            let existing = match std::fs::exists(path) {
+                Ok(true) => Some(results::read(path)?),
+                _ => None,
+            };
+            if let Some(existing) = &existing {
+                results::check_against(path, existing, &units)?;
+                for (_, result) in &existing.results {
+                    done.entry(result.unit).or_insert(result.perft);
+                }
+            }
+            Some(ResultsLog::open(path, existing.as_ref())?)
+        }
+        None => None,
     };
+    let resumed: Vec<usize> = mine
+        .iter()
+        .copied()
+        .filter(|n| done.contains_key(n))
+        .collect();
+    let todo: Vec<usize> = mine
+        .iter()
+        .copied()
+        .filter(|n| !done.contains_key(n))
+        .collect();
+    let to_count: Vec<WorkUnit> = todo.iter().map(|&n| units[n - 1].clone()).collect();
+
     let table = setup.table(|| {
         // Sized to the run only for a few units: each estimate counts a few plies.
-        if units.len() > 16 {
+        if to_count.len() > 16 {
             return u64::MAX;
         }
-        let useful = units
+        let useful = to_count
             .iter()
             .map(|u| HashTable::useful_bytes(&u.position, u.depth));
         useful.fold(0, u64::saturating_add)
     })?;
     let options = setup.options(table.as_ref());
+    let hash_seed = table.as_ref().map(HashTable::seed);
+    let on_counted = |counted: UnitCounted| {
+        let Some(log) = &log else { return };
+        let number = todo[counted.index];
+        let unit = &units[number - 1];
+        let line = UnitResult {
+            unit: number,
+            fen: unit.position.to_string(),
+            depth: unit.depth,
+            count: unit.count,
+            perft: counted.nodes,
+            seconds: counted.seconds,
+            hash_seed,
+        };
+        if !log.append(&line) {
+            // A result that cannot be kept is work lost: stop as a first Ctrl-C would.
+            interrupt::stop_now();
+        }
+    };
     let start = Instant::now();
-    let counts = progress::run(!setup.json, units.len(), |on_unit| {
-        count_units(&units, &options, on_unit)
+    let counts = progress::run(!setup.json, to_count.len(), |on_unit| {
+        count_units_with(&to_count, &options, on_unit, &on_counted)
     })
     .map_err(|error| CliError::usage(error.to_string()))?;
     let seconds = start.elapsed().as_secs_f64();
+    if let Some(log) = log {
+        log.finish()?;
+    }
 
-    let mut nodes: u64 = 0;
-    let mut finished = 0;
-    for (unit, count) in units.iter().zip(&counts) {
+    let mut nodes: u128 = resumed.iter().map(|n| units[n - 1].weighted(done[n])).sum();
+    let mut finished = resumed.len();
+    for (unit, count) in to_count.iter().zip(&counts) {
         if let Some(count) = count {
             finished += 1;
-            nodes = unit
-                .count
-                .checked_mul(*count)
-                .and_then(|weighted| nodes.checked_add(weighted))
-                .ok_or_else(|| CliError::usage("the workload's total does not fit in 64 bits"))?;
+            nodes += unit.weighted(*count);
         }
     }
-    let complete = finished == units.len();
+    let complete = finished == mine.len();
     let report = Report {
         nodes,
         complete,
@@ -63,19 +118,20 @@ pub fn run(file: &str, part: Option<(u64, u64)>, setup: &Setup, out: &mut impl W
         seconds,
         table: table_stats(table.as_ref()),
         stats: None,
+        resumed: results_path.map(|_| resumed.len()),
     };
     write_report(out, &report, setup)?;
     finish(&report, || {
         format!(
             "interrupted: {finished} of {} work units counted (`nodes` sums only those)",
-            units.len()
+            mine.len()
         )
     })
 }
 
 /// The work units of `file`, one per line; blank lines, `#` comments and a byte-order mark
 /// at the start of the file are skipped.
-fn read(file: &str) -> CliResult<Vec<WorkUnit>> {
+pub fn read(file: &str) -> CliResult<Vec<WorkUnit>> {
     let text = std::fs::read_to_string(file)
         .map_err(|error| CliError::usage(format!("cannot read workload {file:?}: {error}")))?;
     // A byte-order mark at the start is skipped, as most tools do; elsewhere the FEN

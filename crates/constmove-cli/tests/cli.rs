@@ -1153,3 +1153,363 @@ fn ctrl_c_stops_a_suite_with_its_tally() {
     let err = stderr(&output);
     assert!(err.starts_with("constmove: interrupted: "), "{err:?}");
 }
+
+// ---------------------------------------------------------------------------------------
+// results files, resume and merge
+
+/// The lines of results file `path`.
+fn result_lines(path: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("the results file");
+    text.lines().map(str::to_owned).collect()
+}
+
+/// The start position split 5 --ply 2 (400 units of depth 3) as a workload file.
+fn start_units() -> TempFile {
+    TempFile::new("units-5-2.epd", &run_ok(&["split", "5", "--ply", "2"]))
+}
+
+#[test]
+fn parts_with_results_merge_to_the_published_count_and_rerun_as_resumed() {
+    let units = start_units();
+    let results: Vec<TempFile> = (1..=3)
+        .map(|part| TempFile::new(&format!("parts-{part}.jsonl"), ""))
+        .collect();
+    for (part, file) in (1..).zip(&results) {
+        let part = format!("{part}/3");
+        let out = run_ok(&[
+            "perft",
+            "--workload",
+            units.path(),
+            "--part",
+            &part,
+            "--results",
+            file.path(),
+        ]);
+        assert_eq!(human_field(&out, "resumed"), "0");
+    }
+    // Round-robin parts: 134, 133 and 133 of the 400 units, each line a whole object.
+    let sizes: Vec<usize> = results
+        .iter()
+        .map(|f| result_lines(f.path()).len())
+        .collect();
+    assert_eq!(sizes, [134, 133, 133]);
+    let line = &result_lines(results[1].path())[0];
+    assert!(line.starts_with("{\"unit\":2,\"fen\":") && line.ends_with("\"hash_seed\":null}"));
+
+    let paths: Vec<&str> = results.iter().map(TempFile::path).collect();
+    let mut args = vec!["merge", "--workload", units.path()];
+    args.extend(&paths);
+    let out = run_ok(&args);
+    assert_eq!(
+        out.lines().last(),
+        Some(format!("nodes {}", cpw_nodes(STARTPOS, 5)).as_str())
+    );
+    assert_eq!(human_field(&out, "units"), "400");
+    assert_eq!(human_field(&out, "verified"), "0");
+    args.push("--json");
+    let json = run_ok(&args);
+    assert_eq!(
+        json_field(&json, "nodes"),
+        cpw_nodes(STARTPOS, 5).to_string()
+    );
+    assert_eq!(json_field(&json, "missing"), "[]");
+
+    // The same command again finds every unit of its part done and counts nothing.
+    let out = run_ok(&[
+        "perft",
+        "--workload",
+        units.path(),
+        "--part",
+        "1/3",
+        "--results",
+        paths[0],
+        "--json",
+    ]);
+    assert_eq!(json_field(&out, "resumed"), "134");
+    assert_eq!(result_lines(paths[0]).len(), 134);
+}
+
+#[test]
+fn a_killed_run_leaves_whole_lines_and_resumes_without_recounting() {
+    // 5,362 units of depth 4 (3.2 billion nodes): seconds on one thread, a line every
+    // half millisecond, so the kill lands in the middle of the run.
+    let units = TempFile::new("units-7-3.epd", &run_ok(&["split", "7", "--ply", "3"]));
+    let results = TempFile::new("killed.jsonl", "");
+    let args = [
+        "perft",
+        "--workload",
+        units.path(),
+        "--threads",
+        "1",
+        "--results",
+        results.path(),
+    ];
+    let mut child = spawn(&args);
+    let start = std::time::Instant::now();
+    while result_lines(results.path()).len() < 200 {
+        assert!(start.elapsed().as_secs() < 60, "no results after a minute");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().expect("the run is killed");
+    child.wait().expect("the run ends");
+    let written = result_lines(results.path()).len();
+    assert!((200..5_362).contains(&written), "{written} lines");
+
+    let output = run(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = stdout(&output);
+    assert_eq!(human_field(&out, "resumed"), written.to_string());
+    assert_eq!(human_field(&out, "nodes"), "3195901860");
+    // Every unit exactly once: the resumed run wrote only the units the first had not.
+    let mut numbers: Vec<String> = result_lines(results.path())
+        .iter()
+        .map(|line| json_field(line, "unit").to_owned())
+        .collect();
+    assert_eq!(numbers.len(), 5_362);
+    numbers.sort();
+    numbers.dedup();
+    assert_eq!(numbers.len(), 5_362);
+    let out = run_ok(&["merge", "--workload", units.path(), results.path()]);
+    assert_eq!(out.lines().last(), Some("nodes 3195901860"));
+}
+
+#[test]
+fn an_unfinished_last_line_is_set_aside_and_its_unit_counted_again() {
+    let units = start_units();
+    let full = TempFile::new("full.jsonl", "");
+    run_ok(&[
+        "perft",
+        "--workload",
+        units.path(),
+        "--results",
+        full.path(),
+    ]);
+    let lines = result_lines(full.path());
+    // A run cut off while writing its 11th line.
+    let cut = format!("{}\n{}", lines[..10].join("\n"), &lines[10][..40]);
+    let results = TempFile::new("cut.jsonl", &cut);
+    let output = run(&[
+        "perft",
+        "--workload",
+        units.path(),
+        "--results",
+        results.path(),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        stderr(&output).contains("unfinished last line"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(human_field(&stdout(&output), "resumed"), "10");
+    let again = result_lines(results.path());
+    assert_eq!(again.len(), 400);
+    assert_eq!(again[..10], lines[..10]);
+    let out = run_ok(&["merge", "--workload", units.path(), results.path()]);
+    assert_eq!(
+        out.lines().last(),
+        Some(format!("nodes {}", cpw_nodes(STARTPOS, 5)).as_str())
+    );
+}
+
+#[test]
+fn a_recount_under_another_seed_is_verified_and_a_disagreement_is_caught() {
+    let units = start_units();
+    let seeded: Vec<TempFile> = ["1", "2"]
+        .iter()
+        .map(|seed| {
+            let file = TempFile::new(&format!("seed-{seed}.jsonl"), "");
+            run_ok(&[
+                "perft",
+                "--workload",
+                units.path(),
+                "--hash",
+                "1M",
+                "--hash-seed",
+                seed,
+                "--results",
+                file.path(),
+            ]);
+            file
+        })
+        .collect();
+    assert!(result_lines(seeded[1].path())[0].ends_with("\"hash_seed\":2}"));
+    let out = run_ok(&[
+        "merge",
+        "--workload",
+        units.path(),
+        seeded[0].path(),
+        seeded[1].path(),
+    ]);
+    assert_eq!(human_field(&out, "verified"), "400");
+    assert_eq!(
+        out.lines().last(),
+        Some(format!("nodes {}", cpw_nodes(STARTPOS, 5)).as_str())
+    );
+
+    // One unit's count off by one, consistently (perft and nodes), in the second file.
+    let mut lines = result_lines(seeded[1].path());
+    let unit = json_field(&lines[7], "unit").to_owned();
+    let perft: u64 = json_field(&lines[7], "perft").parse().expect("a count");
+    let count: u64 = json_field(&lines[7], "count").parse().expect("a count");
+    lines[7] = lines[7]
+        .replace(
+            &format!("\"perft\":{perft}"),
+            &format!("\"perft\":{}", perft + 1),
+        )
+        .replace(
+            &format!("\"nodes\":{}", perft * count),
+            &format!("\"nodes\":{}", (perft + 1) * count),
+        );
+    let wrong = TempFile::new("seed-wrong.jsonl", &(lines.join("\n") + "\n"));
+    let output = run(&[
+        "merge",
+        "--workload",
+        units.path(),
+        seeded[0].path(),
+        wrong.path(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let out = stdout(&output);
+    assert!(
+        out.contains(&format!("unit {unit} disagreeing: perft {perft} (")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("{} (", perft + 1)) && out.contains("seed 2)"),
+        "{out}"
+    );
+    assert_eq!(human_field(&out, "disagreeing"), "1");
+    assert!(!out.contains("nodes "), "{out}");
+    assert_eq!(stderr(&output).lines().count(), 1);
+}
+
+#[test]
+fn merge_names_missing_and_foreign_units() {
+    let units = start_units();
+    let kiwipete_units = TempFile::new(
+        "kiwipete-units.epd",
+        &run_ok(&["split", "3", "--ply", "1", "--fen", KIWIPETE]),
+    );
+    let part = TempFile::new("part-1-of-2.jsonl", "");
+    run_ok(&[
+        "perft",
+        "--workload",
+        units.path(),
+        "--part",
+        "1/2",
+        "--results",
+        part.path(),
+    ]);
+    let output = run(&["merge", "--workload", units.path(), part.path()]);
+    assert_eq!(output.status.code(), Some(1));
+    let out = stdout(&output);
+    assert!(out.starts_with("unit 2 missing: "), "{out}");
+    assert_eq!(human_field(&out, "missing"), "200");
+    // Results of another workload: every line is foreign to it.
+    let output = run(&["merge", "--workload", kiwipete_units.path(), part.path()]);
+    assert_eq!(output.status.code(), Some(1));
+    let out = stdout(&output);
+    assert_eq!(human_field(&out, "foreign"), "200");
+    assert!(
+        out.contains(&format!("line {}:1 foreign: unit 1 is `", part.path())),
+        "{out}"
+    );
+    let json = stdout(&run(&[
+        "merge",
+        "--workload",
+        units.path(),
+        part.path(),
+        "--json",
+    ]));
+    assert_eq!(json_field(&json, "nodes"), "null");
+}
+
+#[test]
+fn totals_past_64_bits_are_exact() {
+    // The start position's 20 moves weighted by 2^64 - 1: 368,934,881,474,191,032,300.
+    let units = TempFile::new(
+        "huge.epd",
+        &format!("{STARTPOS} ;count 18446744073709551615 ;depth 1\n"),
+    );
+    let results = TempFile::new("huge.jsonl", "");
+    let out = run_ok(&[
+        "perft",
+        "--workload",
+        units.path(),
+        "--results",
+        results.path(),
+    ]);
+    assert_eq!(human_field(&out, "nodes"), "368934881474191032300");
+    let out = run_ok(&["merge", "--workload", units.path(), results.path()]);
+    assert_eq!(out.lines().last(), Some("nodes 368934881474191032300"));
+}
+
+#[test]
+fn bad_results_input_is_a_clear_error_and_keeps_what_was_written() {
+    let units = start_units();
+    let good = TempFile::new("good.jsonl", "");
+    run_ok(&[
+        "perft",
+        "--workload",
+        units.path(),
+        "--part",
+        "1/40",
+        "--results",
+        good.path(),
+    ]);
+    let lines = result_lines(good.path());
+    assert_eq!(lines.len(), 10);
+
+    // A malformed line in the middle, and results of another workload.
+    let mut broken = lines.clone();
+    broken[4] = broken[4].replace("\"depth\":3", "\"depth\":three");
+    let broken = TempFile::new("broken.jsonl", &(broken.join("\n") + "\n"));
+    let other_units = TempFile::new("other.epd", &run_ok(&["split", "4", "--ply", "2"]));
+    for (workload, file, says) in [
+        (
+            units.path(),
+            broken.path(),
+            format!("{}:5: expected a value", broken.path()),
+        ),
+        (
+            other_units.path(),
+            good.path(),
+            format!("{}:1: unit 1 is `", good.path()),
+        ),
+    ] {
+        let before = std::fs::read(file).expect("readable");
+        let err = run_usage_error(&["perft", "--workload", workload, "--results", file]);
+        assert!(err.contains(&says), "{err:?}");
+        // To merge, a malformed line is bad input; another workload's lines are foreign.
+        let merged = run(&["merge", "--workload", workload, file]);
+        let status = if workload == units.path() { 2 } else { 1 };
+        assert_eq!(merged.status.code(), Some(status), "{}", stderr(&merged));
+        assert_eq!(
+            std::fs::read(file).expect("readable"),
+            before,
+            "{file} changed"
+        );
+    }
+    for args in [
+        &["perft", "--workload", units.path(), "--part", "0/3"][..],
+        &["perft", "--workload", units.path(), "--part", "4/3"],
+        &["perft", "3", "--results", good.path()],
+        &["perft", "--workload", units.path(), "--hash-seed", "3"],
+        &[
+            "perft",
+            "--workload",
+            units.path(),
+            "--hash",
+            "1M",
+            "--hash-seed",
+            "-3",
+        ],
+        &["merge", "--workload", units.path()],
+        &["merge", good.path()],
+        &["merge", "--workload", units.path(), "/nonexistent/r.jsonl"],
+    ] {
+        run_usage_error(args);
+    }
+    assert_eq!(result_lines(good.path()), lines);
+}
