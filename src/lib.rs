@@ -160,6 +160,22 @@
 //! use constmove::Position;
 //! assert_eq!(Position::startpos().zobrist(), 0x463B_9618_1691_FC9C);
 //! ```
+//!
+//! ## Work units (std)
+//! [`split`] cuts a deep perft into the distinct positions a few plies down, each a
+//! [`WorkUnit`] with its weight; [`count_units_with`] counts them on threads and hands each
+//! finished unit over as it completes (to keep, so a killed run can resume); totals are
+//! `u128` ([`WorkUnit::weighted`]), since a sum can pass 2⁶⁴. A table's key seed
+//! ([`HashTable::key_seed`]) recounts under other keys, to confirm a count.
+//! ```
+//! use constmove::{count_units_with, split, HashTable, ParallelOptions, Position};
+//! let units = split(&Position::startpos(), 5, 2);
+//! let table = HashTable::new(1 << 20).unwrap().key_seed(2);
+//! let options = ParallelOptions::new(2).table(&table);
+//! let counts = count_units_with(&units, &options, &|_| {}, &|_| {}).unwrap();
+//! let total: u128 = units.iter().zip(&counts).map(|(u, n)| u.weighted(n.unwrap())).sum();
+//! assert_eq!(total, 4_865_609);
+//! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 
 mod base;
