@@ -206,7 +206,7 @@ pub use generator::visitor::Visitor;
 pub use position::castling::CastlingRights;
 #[cfg(feature = "std")]
 pub use position::draws::History;
-pub use position::fen::{FenError, FenField};
+pub use position::fen::{FenError, FenField, ShredderFen};
 pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, UciMoveError};
 pub use position::perft::{divide, perft, perft_stats, perft_stats_with, perft_with};
 pub use position::san::{SanCandidates, SanError, SanText};

@@ -2,6 +2,7 @@
 //! move. The mover's colour is a plain argument: callers pass a constant (`!C::WHITE`) and the
 //! `#[inline(always)]` bodies fold into straight-line code with no branch on colour.
 
+use crate::base::castling::CastlingGeometry;
 use crate::base::geometry::{castle_rook_squares, en_passant_victim};
 use crate::base::types::{Bitboard, Color, Piece, Square};
 
@@ -9,7 +10,9 @@ use crate::base::types::{Bitboard, Color, Piece, Square};
 /// all pieces is their union, one `or` away). The 112 bytes are aligned to a 64-byte cache
 /// line, so a board fills exactly two lines and copy-make never loads or stores across a
 /// line boundary: with 64-byte vector moves (AVX-512) an unaligned board made every copy
-/// split, and cost position 3 a quarter of its speed.
+/// split, and cost position 3 a quarter of its speed. The other 16 bytes of the second line
+/// hold where the castling kings and rooks start (standard chess's squares unless a Chess960
+/// position says otherwise), so every copy carries them at no cost.
 ///
 /// `Board` is `Copy`; making a move builds a new board ([`Board::after_move`] and friends)
 /// and never changes the old one.
@@ -26,9 +29,10 @@ use crate::base::types::{Bitboard, Color, Piece, Square};
 pub struct Board {
     pieces: [[u64; 6]; 2],
     colors: [u64; 2],
+    castling: CastlingGeometry,
 }
 
-// Two cache lines: the 112 bytes of bitboards and 16 of padding.
+// Two cache lines: the 112 bytes of bitboards and the 16 of the castling squares.
 static_assertions::assert_eq_size!(Board, [u64; 16]);
 static_assertions::const_assert_eq!(core::mem::align_of::<Board>(), 64);
 
@@ -44,7 +48,19 @@ impl Board {
         Board {
             pieces: [[0; 6]; 2],
             colors: [0; 2],
+            castling: CastlingGeometry::STANDARD,
         }
+    }
+
+    /// Where the castles start and what they need.
+    #[inline(always)]
+    pub(crate) const fn castling(&self) -> &CastlingGeometry {
+        &self.castling
+    }
+
+    /// Sets where the castles start (in canonical form for the position's rights).
+    pub(crate) fn set_castling(&mut self, castling: CastlingGeometry) {
+        self.castling = castling;
     }
 
     /// The squares holding `color`'s pieces of kind `piece`.

@@ -5,8 +5,13 @@
 //! rank, material some game could have), and `Display` for [`Position`].
 //!
 //! What is accepted, precisely:
-//! - the castling letters in any order (`qkQK` is `KQkq`: the set is what matters), each at
-//!   most once; `Display` writes them in the standard order `KQkq`;
+//! - the castling field as X-FEN or Shredder-FEN, each colour on its own: `K`/`Q` name the
+//!   outermost rook on that side of the king, a file letter `A`-`H`/`a`-`h` the rook on that
+//!   file; letters in any order (`qkQK` is `KQkq`: the set is what matters), each right at
+//!   most once; `Display` writes them in the standard order `KQkq`, and
+//!   [`Position::shredder_fen`] as file letters. Chess960 castling (a king or castling rook
+//!   off standard chess's squares, or a file letter) is read and checked, then refused with
+//!   [`FenError::Chess960Unsupported`] until the generator plays it;
 //! - the move counters as plain digits only (`+5` is rejected, as is anything Rust's integer
 //!   parsing would take beyond digits);
 //! - any two checkers of the side to move, even pairs no move can give (two knights, two
@@ -23,6 +28,7 @@
 //!   pawn it adds a piece for.
 
 use crate::base::board::Board;
+use crate::base::castling::{CastlingGeometry, right_index};
 use crate::base::geometry::rook_corner;
 use crate::base::types::{Color, Piece, Square};
 use crate::generator::checks_and_pins::attacked;
@@ -112,21 +118,64 @@ pub enum FenError {
     },
     /// The side to move is not `w` or `b`.
     SideToMove,
-    /// A castling character that is not one of `KQkq` (or `-` alone), or repeats. The order
-    /// of the letters is free.
+    /// A castling character that is not one of `KQkq`, a file letter `A`-`H`/`a`-`h` (or
+    /// `-` alone), or repeats, or names the king's own file. The order of the letters is
+    /// free.
     CastlingLetter {
         /// The character.
         letter: char,
     },
-    /// A castling right whose king or rook is not on its starting square.
+    /// A castling right whose rook is not where the right says: no rook of that colour on
+    /// the named file of its back rank (`A`-`H`), or none on that side of the king (`K`, `Q`:
+    /// `square` is then the corner).
     CastlingMismatch {
-        /// The right (`K`, `Q`, `k` or `q`).
+        /// The right (`K`, `Q`, `k`, `q` or a file letter).
         right: char,
-        /// The square that should hold the king or rook.
+        /// The square that should hold the rook.
         square: Square,
-        /// Which piece is missing there.
+        /// Which piece is missing there (always the rook).
         missing: Piece,
     },
+    /// A castling right of a side whose king is not on its back rank.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{FenError, Position};
+    /// let err = Position::from_fen("4k3/8/8/8/8/8/4K3/7R w K - 0 1").unwrap_err();
+    /// assert_eq!(err, FenError::CastlingKing { right: 'K', king: "e2".parse().unwrap() });
+    /// ```
+    CastlingKing {
+        /// The right.
+        right: char,
+        /// Where the king stands.
+        king: Square,
+    },
+    /// Two castling rights of one side name rooks on the same side of its king (`KH`, or
+    /// `AB` with the king on c1): a side castles at most once each way.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{FenError, Position};
+    /// let err = Position::from_fen("4k3/8/8/8/8/8/8/4K1RR w KG - 0 1").unwrap_err();
+    /// assert_eq!(err, FenError::CastlingSameSide { first: 'K', second: 'G' });
+    /// ```
+    CastlingSameSide {
+        /// The right given first.
+        first: char,
+        /// The second right for the same side of the king.
+        second: char,
+    },
+    /// Chess960 castling (a king or castling rook off standard chess's squares, or a file
+    /// letter) is read but not yet played: such a position is refused rather than counted
+    /// wrongly.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{FenError, Position};
+    /// let err = Position::from_fen("4k3/8/8/8/8/8/8/1RK4R w HB - 0 1").unwrap_err();
+    /// assert_eq!(err, FenError::Chess960Unsupported);
+    /// ```
+    Chess960Unsupported,
     /// The en-passant field is not a square or `-`.
     EnPassantSyntax,
     /// The en-passant square is not on the rank behind a pawn that just double-pushed
@@ -261,8 +310,28 @@ impl fmt::Display for FenError {
             FenError::SideToMove => f.write_str("invalid FEN side to move: expected 'w' or 'b'"),
             FenError::CastlingLetter { letter } => write!(
                 f,
-                "invalid FEN castling rights: {} (expected '-' or each of KQkq at most once)",
+                "invalid FEN castling rights: {} (expected '-', or KQkq or a rook's file \
+                 letter A-H/a-h, each at most once and none on the king's file)",
                 Letter(letter)
+            ),
+            FenError::CastlingKing { right, king } => write!(
+                f,
+                "invalid FEN castling rights: '{right}' needs the {} king on its back rank, \
+                 not on {king}",
+                color_name(if right.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                }),
+            ),
+            FenError::CastlingSameSide { first, second } => write!(
+                f,
+                "invalid FEN castling rights: '{first}' and '{second}' are both on one side \
+                 of the king (a side castles at most once each way)"
+            ),
+            FenError::Chess960Unsupported => f.write_str(
+                "invalid FEN castling rights: Chess960 castling (a king or castling rook \
+                 off the standard squares) is not supported yet",
             ),
             FenError::CastlingMismatch {
                 right,
@@ -415,7 +484,12 @@ impl Position {
             "b" => Color::Black,
             _ => return Err(FenError::SideToMove),
         };
-        let castling = parse_castling(castling, &board)?;
+        let (castling, geometry) = parse_castling(castling, &board)?;
+        if geometry.is_chess960() {
+            return Err(FenError::Chess960Unsupported);
+        }
+        let mut board = board;
+        board.set_castling(geometry);
         let ep_square = parse_ep(ep, &board, side)?;
         let halfmove_clock = match halfmove {
             None => 0,
@@ -565,37 +639,107 @@ fn check_material(board: &Board) -> Result<(), FenError> {
     Ok(())
 }
 
-fn parse_castling(text: &str, board: &Board) -> Result<CastlingRights, FenError> {
+/// The rights and where their kings and rooks stand. Each colour's letters are read on
+/// their own, so each side may have its own Chess960 back rank: `K`/`Q` name the outermost
+/// rook on that side of the king (X-FEN), a file letter the rook on that file (Shredder-FEN
+/// and X-FEN's inner rooks). The squares are Chess960's if any differ from standard
+/// chess's, or if a file letter is used.
+fn parse_castling(
+    text: &str,
+    board: &Board,
+) -> Result<(CastlingRights, CastlingGeometry), FenError> {
     let mut rights = CastlingRights::NONE;
+    let mut geometry = CastlingGeometry::STANDARD;
+    // The letter that gave each right, for the same-side error.
+    let mut given = [' '; 4];
+    let mut file_letters = false;
     if text == "-" {
-        return Ok(rights);
+        return Ok((rights, geometry));
     }
     for letter in text.chars() {
-        let (color, kingside) = match letter {
-            'K' => (Color::White, true),
-            'Q' => (Color::White, false),
-            'k' => (Color::Black, true),
-            'q' => (Color::Black, false),
+        let color = if letter.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rank: u64 = match color {
+            Color::White => 0xFF,
+            Color::Black => 0xFF << 56,
+        };
+        let base = rank.trailing_zeros();
+        let king = Square::from_index(board.bits(color, Piece::King).trailing_zeros() & 63);
+        let (kingside, rook_file) = match letter.to_ascii_lowercase() {
+            side @ ('k' | 'q') => {
+                let kingside = side == 'k';
+                if rank & king.bit() == 0 {
+                    return Err(FenError::CastlingKing {
+                        right: letter,
+                        king,
+                    });
+                }
+                let king_file = king.file() as u32;
+                let rooks = (board.bits(color, Piece::Rook) >> base) as u8 as u32;
+                // The outermost rook on that side of the king.
+                let beyond = if kingside {
+                    rooks & !((2 << king_file) - 1)
+                } else {
+                    rooks & ((1 << king_file) - 1)
+                };
+                if beyond == 0 {
+                    return Err(FenError::CastlingMismatch {
+                        right: letter,
+                        square: rook_corner(color, kingside),
+                        missing: Piece::Rook,
+                    });
+                }
+                let file = if kingside {
+                    31 - beyond.leading_zeros()
+                } else {
+                    beyond.trailing_zeros()
+                };
+                (kingside, file as u8)
+            }
+            file @ 'a'..='h' => {
+                file_letters = true;
+                let file = file as u8 - b'a';
+                if rank & king.bit() == 0 {
+                    return Err(FenError::CastlingKing {
+                        right: letter,
+                        king,
+                    });
+                }
+                if file == king.file() {
+                    return Err(FenError::CastlingLetter { letter });
+                }
+                let square = Square::from_index(base + u32::from(file));
+                if board.bits(color, Piece::Rook) & square.bit() == 0 {
+                    return Err(FenError::CastlingMismatch {
+                        right: letter,
+                        square,
+                        missing: Piece::Rook,
+                    });
+                }
+                (file > king.file(), file)
+            }
             _ => return Err(FenError::CastlingLetter { letter }),
         };
+        let index = right_index(color, kingside);
         if rights.has(color, kingside) {
-            return Err(FenError::CastlingLetter { letter });
-        }
-        let rook = rook_corner(color, kingside);
-        // The king stands on the e-file of the same back rank.
-        let king = Square::from_index(rook.index() as u32 & !7 | 4);
-        for (square, piece) in [(king, Piece::King), (rook, Piece::Rook)] {
-            if board.bits(color, piece) & square.bit() == 0 {
-                return Err(FenError::CastlingMismatch {
-                    right: letter,
-                    square,
-                    missing: piece,
-                });
+            if given[index] == letter {
+                return Err(FenError::CastlingLetter { letter });
             }
+            return Err(FenError::CastlingSameSide {
+                first: given[index],
+                second: letter,
+            });
         }
+        given[index] = letter;
         rights = rights.with(color, kingside);
+        geometry = geometry.with_right(color, kingside, king.file(), rook_file);
     }
-    Ok(rights)
+    let geometry = geometry.canonical(rights.bits());
+    let chess960 = file_letters || geometry.is_nonstandard();
+    Ok((rights, geometry.with_chess960(chess960)))
 }
 
 fn parse_ep(text: &str, board: &Board, side: Color) -> Result<Option<Square>, FenError> {
@@ -622,7 +766,92 @@ fn parse_ep(text: &str, board: &Board, side: Color) -> Result<Option<Square>, Fe
 }
 
 impl fmt::Display for Position {
+    /// The FEN, with X-FEN castling: `KQkq` for the outermost rooks, a file letter only where
+    /// those letters would say something else (an inner rook, or Chess960 rules on standard
+    /// squares).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_fen(f, false)
+    }
+}
+
+/// [`Position::shredder_fen`]: the FEN with every castling right as its rook's file.
+///
+/// # Examples
+/// See [`Position::shredder_fen`].
+#[derive(Clone, Copy, Debug)]
+pub struct ShredderFen<'a>(&'a Position);
+
+impl fmt::Display for ShredderFen<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.write_fen(f, true)
+    }
+}
+
+impl Position {
+    /// The FEN with Shredder-FEN castling (each right as its rook's file: `HAha` for the
+    /// standard start), which parses back as a Chess960 position.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// assert_eq!(
+    ///     Position::startpos().shredder_fen().to_string(),
+    ///     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+    /// );
+    /// ```
+    pub fn shredder_fen(&self) -> ShredderFen<'_> {
+        ShredderFen(self)
+    }
+
+    /// The castling field: a file letter per right in Shredder-FEN (`shredder`), else X-FEN.
+    fn write_castling(&self, f: &mut fmt::Formatter<'_>, shredder: bool) -> fmt::Result {
+        if self.castling == CastlingRights::NONE {
+            return f.write_str("-");
+        }
+        let geometry = self.board.castling();
+        // Standard squares under Chess960 rules: `KQkq` would read back as standard chess.
+        let letters_needed = shredder || (geometry.is_chess960() && !geometry.is_nonstandard());
+        for (color, kingside) in [
+            (Color::White, true),
+            (Color::White, false),
+            (Color::Black, true),
+            (Color::Black, false),
+        ] {
+            if !self.castling.has(color, kingside) {
+                continue;
+            }
+            let rook = geometry.rook_square(color, kingside);
+            // Another rook of this colour beyond the castling one makes `K`/`Q` mean it.
+            let outer_rook = self
+                .board
+                .pieces(color, Piece::Rook)
+                .into_iter()
+                .any(|other| {
+                    other.rank() == rook.rank()
+                        && if kingside {
+                            other.file() > rook.file()
+                        } else {
+                            other.file() < rook.file()
+                        }
+                });
+            let letter = if letters_needed || outer_rook {
+                (b'a' + rook.file()) as char
+            } else if kingside {
+                'k'
+            } else {
+                'q'
+            };
+            let letter = match color {
+                Color::White => letter.to_ascii_uppercase(),
+                Color::Black => letter,
+            };
+            write!(f, "{letter}")?;
+        }
+        Ok(())
+    }
+
+    /// The FEN, with Shredder-FEN castling if `shredder`, else X-FEN.
+    fn write_fen(&self, f: &mut fmt::Formatter<'_>, shredder: bool) -> fmt::Result {
         for rank in (0..8).rev() {
             let mut empty = 0;
             for file in 0..8 {
@@ -654,7 +883,9 @@ impl fmt::Display for Position {
             Color::White => 'w',
             Color::Black => 'b',
         };
-        write!(f, " {side} {} ", self.castling)?;
+        write!(f, " {side} ")?;
+        self.write_castling(f, shredder)?;
+        f.write_str(" ")?;
         match self.ep_square {
             Some(square) => write!(f, "{square}")?,
             None => f.write_str("-")?,

@@ -4,10 +4,9 @@
 
 use crate::base::attacks;
 use crate::base::board::Board;
+use crate::base::castling::destination_files;
 use crate::base::chess_move::{Move, MoveKind};
-use crate::base::geometry::{
-    KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, back_rank_base, rook_corner,
-};
+use crate::base::geometry::back_rank_base;
 use crate::base::types::{BitIter, Bitboard, Color, Piece, Square};
 use crate::position::{Position, zobrist};
 use crate::slider::Lookup;
@@ -156,14 +155,20 @@ impl Position {
         let Some((color, piece)) = board.piece_at(from) else {
             return false;
         };
+        if color != us {
+            return false;
+        }
+        // Before the test below: in Chess960 rules a castle names its own rook's square.
+        if mv.kind() == MoveKind::Castle {
+            return piece == Piece::King && self.castle_is_legal(from, to);
+        }
         let ours = board.color_bits(us);
         let occupied = board.occupied_bits();
         // Kings are never taken: a position where one could be is not reached by play.
-        if color != us || ours & to.bit() != 0 || board.bits(them, Piece::King) & to.bit() != 0 {
+        if ours & to.bit() != 0 || board.bits(them, Piece::King) & to.bit() != 0 {
             return false;
         }
         let child = match (piece, mv.kind()) {
-            (Piece::King, MoveKind::Castle) => return self.castle_is_legal(from, to),
             (Piece::Pawn, kind) => match self.pawn_child(from, to, kind) {
                 Some(child) => child,
                 None => return false,
@@ -230,28 +235,36 @@ impl Position {
         }
     }
 
-    /// Whether castling with the king from `from` to `to` is legal: the right, the rook in
-    /// its corner, the squares between them empty, and the king never on an attacked square.
+    /// Whether castling with the king from `from` to `to` is legal: the right, the king and
+    /// the rook on the squares it names, the squares they pass over or land on empty but for
+    /// them, and the king never on an attacked square. `to` is the king's destination (g or
+    /// c) in standard rules and the rook's square in Chess960 rules.
     fn castle_is_legal(&self, from: Square, to: Square) -> bool {
         let us = self.side;
         let board = &self.board;
+        let geometry = board.castling();
         let base = back_rank_base(us == Color::White);
-        let kingside = to.index() == base + 6;
-        if from.index() != base + 4 || !(kingside || to.index() == base + 2) {
+        let kingside = to.file() > from.file();
+        if !self.castling.has(us, kingside)
+            || from.index() != base + geometry.king_file(us) as usize
+        {
             return false;
         }
-        let rook = rook_corner(us, kingside);
-        if !self.castling.has(us, kingside) || board.bits(us, Piece::Rook) & rook.bit() == 0 {
-            return false;
-        }
-        let (path, king_squares) = if kingside {
-            (KING_SIDE_PATH << base, KING_SIDE_PATH << base)
+        let rook = geometry.rook_square(us, kingside);
+        let (king_to, _) = destination_files(kingside);
+        let named = if geometry.is_chess960() {
+            rook.index()
         } else {
-            (QUEEN_SIDE_PATH << base, QUEEN_SIDE_KING_SQUARES << base)
+            base + king_to as usize
         };
-        let occupied = board.occupied_bits();
-        occupied & path == 0
-            && BitIter(king_squares | from.bit())
+        if to.index() != named || board.bits(us, Piece::Rook) & rook.bit() == 0 {
+            return false;
+        }
+        // Without the king and the rook: a rook that shielded the king along the back rank
+        // shields it no longer once it has moved.
+        let occupied = board.occupied_bits() & !from.bit() & !rook.bit();
+        occupied & geometry.block(us, kingside) == 0
+            && BitIter(geometry.safe(us, kingside) | from.bit())
                 .all(|square| attackers_on(board, square, !us, occupied) == 0)
     }
 

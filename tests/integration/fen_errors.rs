@@ -149,8 +149,8 @@ fn castling_letter() {
         ("-K", '-'),
         ("K-", '-'),
         ("--", '-'),
-        ("A", 'A'),  // Shredder-FEN file letters are Chess960 only
-        ("Hh", 'H'), // idem
+        ("E", 'E'),  // the king's own file
+        ("Ke", 'e'), // idem
         ("\u{e9}", '\u{e9}'),
     ] {
         rejects(
@@ -174,11 +174,12 @@ fn castling_mismatch() {
             "white rook on h1",
         ),
         (
-            "4k3/8/8/8/8/8/8/3K3R w K - 0 1",
-            'K',
-            "e1",
-            Piece::King,
-            "white king on e1",
+            // A file letter names the rook's square exactly.
+            "4k3/8/8/8/8/8/8/R3K3 w B - 0 1",
+            'B',
+            "b1",
+            Piece::Rook,
+            "white rook on b1",
         ),
         (
             "r3k3/8/8/8/8/8/8/4K3 w qk - 0 1",
@@ -196,11 +197,12 @@ fn castling_mismatch() {
             "white rook on a1",
         ),
         (
-            "r4k1r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-            'k',
-            "e8",
-            Piece::King,
-            "black king on e8",
+            // `q` is the outermost rook on the king's queen side: there is none.
+            "4kr1r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            'q',
+            "a8",
+            Piece::Rook,
+            "black rook on a8",
         ),
     ] {
         rejects(
@@ -212,6 +214,62 @@ fn castling_mismatch() {
             },
             &castling,
             &[&format!("'{right}'"), square, detail],
+        );
+    }
+}
+
+#[test]
+fn castling_king_off_its_back_rank() {
+    let castling = FenField::Castling.to_string();
+    for (fen, right, king) in [
+        ("4k3/8/8/8/8/8/4K3/7R w K - 0 1", 'K', "e2"),
+        ("r7/4k3/8/8/8/8/8/4K3 w a - 0 1", 'a', "e7"),
+    ] {
+        rejects(
+            fen,
+            FenError::CastlingKing {
+                right,
+                king: sq(king),
+            },
+            &castling,
+            &[&format!("'{right}'"), "back rank", king],
+        );
+    }
+}
+
+#[test]
+fn castling_two_rights_on_one_side() {
+    let castling = FenField::Castling.to_string();
+    for (fen, first, second) in [
+        ("4k3/8/8/8/8/8/8/4K1RR w KG - 0 1", 'K', 'G'),
+        ("4k3/8/8/8/8/8/8/4K1RR w HK - 0 1", 'H', 'K'),
+        ("r1r1k3/8/8/8/8/8/8/4K3 w ca - 0 1", 'c', 'a'),
+    ] {
+        rejects(
+            fen,
+            FenError::CastlingSameSide { first, second },
+            &castling,
+            &[&format!("'{first}'"), &format!("'{second}'"), "one side"],
+        );
+    }
+}
+
+/// Chess960 castling is read (each error above applies to it) but not yet played: such a
+/// position is refused, never counted with standard chess's squares.
+#[test]
+fn chess960_castling_is_refused_until_it_is_played() {
+    for fen in [
+        "r3k2r/8/8/8/8/8/8/R3K2R w A - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w Hh - 0 1",
+        "4k3/8/8/8/8/8/8/3K3R w K - 0 1",
+        "r4k1r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    ] {
+        rejects(
+            fen,
+            FenError::Chess960Unsupported,
+            &FenField::Castling.to_string(),
+            &["Chess960"],
         );
     }
 }
