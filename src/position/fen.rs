@@ -639,6 +639,31 @@ fn check_material(board: &Board) -> Result<(), FenError> {
     Ok(())
 }
 
+/// The rights of a castling field of `KQkq` letters, each at most once, whose kings and rooks
+/// stand on standard chess's squares (a rook in the corner is the outermost one X-FEN means):
+/// the common case, read without building any squares. `None` for anything else.
+fn standard_castling(text: &str, board: &Board) -> Option<CastlingRights> {
+    let mut rights = CastlingRights::NONE;
+    for byte in text.bytes() {
+        let (color, kingside) = match byte {
+            b'K' => (Color::White, true),
+            b'Q' => (Color::White, false),
+            b'k' => (Color::Black, true),
+            b'q' => (Color::Black, false),
+            _ => return None,
+        };
+        let rook = rook_corner(color, kingside);
+        let king = Square::from_index(rook.index() as u32 & !7 | 4);
+        let standard = board.bits(color, Piece::King) & king.bit() != 0
+            && board.bits(color, Piece::Rook) & rook.bit() != 0;
+        if !standard || rights.has(color, kingside) {
+            return None;
+        }
+        rights = rights.with(color, kingside);
+    }
+    Some(rights)
+}
+
 /// The rights and where their kings and rooks stand. Each colour's letters are read on
 /// their own, so each side may have its own Chess960 back rank: `K`/`Q` name the outermost
 /// rook on that side of the king (X-FEN), a file letter the rook on that file (Shredder-FEN
@@ -653,7 +678,11 @@ fn parse_castling(
     // The letter that gave each right, for the same-side error.
     let mut given = [' '; 4];
     let mut file_letters = false;
+    let mut nonstandard = false;
     if text == "-" {
+        return Ok((rights, geometry));
+    }
+    if let Some(rights) = standard_castling(text, board) {
         return Ok((rights, geometry));
     }
     for letter in text.chars() {
@@ -735,11 +764,17 @@ fn parse_castling(
         }
         given[index] = letter;
         rights = rights.with(color, kingside);
-        geometry = geometry.with_right(color, kingside, king.file(), rook_file);
+        let standard_rook = if kingside { 7 } else { 0 };
+        if king.file() != 4 || rook_file != standard_rook {
+            nonstandard = true;
+            geometry = geometry.with_right(color, kingside, king.file(), rook_file);
+        }
+    }
+    if !nonstandard && !file_letters {
+        return Ok((rights, CastlingGeometry::STANDARD));
     }
     let geometry = geometry.canonical(rights.bits());
-    let chess960 = file_letters || geometry.is_nonstandard();
-    Ok((rights, geometry.with_chess960(chess960)))
+    Ok((rights, geometry.with_chess960(true)))
 }
 
 fn parse_ep(text: &str, board: &Board, side: Color) -> Result<Option<Square>, FenError> {
