@@ -3,7 +3,7 @@
 //! `#[inline(always)]` bodies fold into straight-line code with no branch on colour.
 
 use crate::base::castling::CastlingGeometry;
-use crate::base::geometry::{castle_rook_squares, en_passant_victim};
+use crate::base::geometry::en_passant_victim;
 use crate::base::types::{Bitboard, Color, Piece, Square};
 
 /// Piece placement: one bitboard per colour and kind, and one per colour (the occupancies;
@@ -312,8 +312,9 @@ impl Board {
         self.colors[!mover as usize] ^= victim;
     }
 
-    /// The board after `mover` castles with the king going `king_from` → `king_to`
-    /// (standard chess: the rook jumps from the corner on that side to the king's other side).
+    /// The board after `mover` castles with the king going `king_from` → `king_to` (or, in
+    /// Chess960 rules, `king_from` → its rook's square): the king lands on g or c, the rook
+    /// on f or d, from wherever the position's castling squares say they start.
     ///
     /// # Examples
     /// ```
@@ -332,12 +333,73 @@ impl Board {
 
     /// [`Board::after_castle`] in place.
     #[inline(always)]
-    pub(crate) fn apply_castle(&mut self, mover: Color, king_from: Square, king_to: Square) {
-        let (rook_from, rook_to) = castle_rook_squares(king_to);
-        let king = king_from.bit() | king_to.bit();
-        let rook = rook_from.bit() | rook_to.bit();
+    pub(crate) fn apply_castle(&mut self, mover: Color, king_from: Square, target: Square) {
+        let squares = self.castling.castle_squares(mover, king_from, target);
+        // Exclusive or, not or: in Chess960 the king may stay put, land on the rook's square
+        // or swap with it.
+        let king = king_from.bit() ^ squares.king_to.bit();
+        let rook = squares.rook_from.bit() ^ squares.rook_to.bit();
         self.pieces[mover as usize][Piece::King as usize] ^= king;
         self.pieces[mover as usize][Piece::Rook as usize] ^= rook;
-        self.colors[mover as usize] ^= king | rook;
+        self.colors[mover as usize] ^= king ^ rook;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board of `pieces` (colour, kind, square name) with White's king-side castle made by
+    /// the king on file `king_file` and the rook on file `rook_file`.
+    fn chess960_board(pieces: &[(Color, Piece, &str)], king_file: u8, rook_file: u8) -> Board {
+        let mut board = Board::empty();
+        for &(color, piece, square) in pieces {
+            board.toggle(color, piece, square.parse::<Square>().unwrap().bit());
+        }
+        let castling = CastlingGeometry::STANDARD
+            .with_right(Color::White, true, king_file, rook_file)
+            .canonical(0b0001)
+            .with_chess960(true);
+        board.set_castling(castling);
+        board
+    }
+
+    fn squares(board: &Board, piece: Piece) -> Vec<String> {
+        let bits = board.pieces(Color::White, piece);
+        bits.into_iter().map(|square| square.to_string()).collect()
+    }
+
+    #[test]
+    fn castles_whose_king_and_rook_overlap() {
+        use Color::{Black, White};
+        use Piece::{King, Rook};
+        // (king, rook, king-takes-rook target): they swap; the king stays; the rook lands
+        // on the king's square; the king lands on the rook's square.
+        for (king, rook, king_file, rook_file) in [
+            ("f1", "g1", 5, 6),
+            ("g1", "h1", 6, 7),
+            ("f1", "h1", 5, 7),
+            ("e1", "g1", 4, 6),
+        ] {
+            let board = chess960_board(
+                &[
+                    (White, King, king),
+                    (White, Rook, rook),
+                    (Black, King, "e8"),
+                ],
+                king_file,
+                rook_file,
+            );
+            let after = board.after_castle(White, king.parse().unwrap(), rook.parse().unwrap());
+            assert_eq!(squares(&after, King), ["g1"], "{king} {rook}");
+            assert_eq!(squares(&after, Rook), ["f1"], "{king} {rook}");
+            let occupied: Vec<String> = after
+                .color(White)
+                .into_iter()
+                .map(|s| s.to_string())
+                .collect();
+            assert_eq!(occupied, ["f1", "g1"], "{king} {rook}");
+            assert_eq!(after.color(Black), board.color(Black));
+        }
     }
 }

@@ -158,6 +158,49 @@ impl CastlingGeometry {
         self.king_file[color as usize]
     }
 
+    /// The squares of `color`'s castle written `king_from` → `target`: the king's destination
+    /// in standard rules, the rook's square in Chess960 rules; the side is where `target`
+    /// lies from the king either way.
+    #[inline(always)]
+    pub(crate) const fn castle_squares(
+        &self,
+        color: Color,
+        king_from: Square,
+        target: Square,
+    ) -> CastleSquares {
+        let kingside = target.file() > king_from.file();
+        let (king_to, rook_to) = destination_files(kingside);
+        let base = back_rank(color);
+        CastleSquares {
+            king_to: Square::from_index(base + king_to as u32),
+            rook_from: self.rook_square(color, kingside),
+            rook_to: Square::from_index(base + rook_to as u32),
+        }
+    }
+
+    /// The rights (bits as `CastlingRights::bits`) a move `from` → `to` ends: a right whose
+    /// rook leaves or is taken, both of a side's rights when its king moves (a right held
+    /// means the king is on its start square).
+    pub(crate) const fn rights_lost(&self, from: Square, to: Square) -> u8 {
+        let mut lost = 0;
+        let mut index = 0;
+        while index < 4 {
+            let color = if index < 2 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let rook = back_rank(color) + self.rook_file[index] as u32;
+            let king = back_rank(color) + self.king_file[index / 2] as u32;
+            let (from, to) = (from.index() as u32, to.index() as u32);
+            if from == rook || to == rook || from == king {
+                lost |= 1 << index;
+            }
+            index += 1;
+        }
+        lost
+    }
+
     /// The squares on `color`'s back rank that must be empty but for the king and the rook.
     #[inline(always)]
     pub(crate) const fn block(&self, color: Color, kingside: bool) -> u64 {
@@ -169,6 +212,17 @@ impl CastlingGeometry {
     pub(crate) const fn safe(&self, color: Color, kingside: bool) -> u64 {
         (self.safe[right_index(color, kingside)] as u64) << back_rank(color)
     }
+}
+
+/// Where a castle's king and rook go: from [`CastlingGeometry::castle_squares`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct CastleSquares {
+    /// The king's destination (g or c).
+    pub(crate) king_to: Square,
+    /// The rook's start square.
+    pub(crate) rook_from: Square,
+    /// The rook's destination (f or d).
+    pub(crate) rook_to: Square,
 }
 
 /// The index of the a-file square of `color`'s back rank.
@@ -201,6 +255,32 @@ mod tests {
         assert_eq!(geometry.rook_square(Color::Black, false).to_string(), "a8");
         assert!(!geometry.is_nonstandard() && !geometry.is_chess960());
         assert_eq!(geometry.canonical(0b1111), geometry);
+    }
+
+    #[test]
+    fn castle_squares_from_either_notation() {
+        let square = |name: &str| name.parse::<Square>().unwrap();
+        let standard = CastlingGeometry::STANDARD;
+        let queen_side = standard.castle_squares(Color::Black, square("e8"), square("c8"));
+        assert_eq!(
+            queen_side,
+            CastleSquares {
+                king_to: square("c8"),
+                rook_from: square("a8"),
+                rook_to: square("d8"),
+            }
+        );
+        // King f1 and rook g1 swap; king-takes-rook names g1.
+        let swap = standard.with_right(Color::White, true, 5, 6);
+        let squares = swap.castle_squares(Color::White, square("f1"), square("g1"));
+        assert_eq!(
+            (squares.king_to, squares.rook_from, squares.rook_to),
+            (square("g1"), square("g1"), square("f1"))
+        );
+        assert_eq!(swap.rights_lost(square("g1"), square("g3")), 0b0001);
+        assert_eq!(swap.rights_lost(square("f1"), square("f2")), 0b0011);
+        assert_eq!(swap.rights_lost(square("a3"), square("a1")), 0b0010);
+        assert_eq!(swap.rights_lost(square("b2"), square("b3")), 0);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The fixed squares of standard chess that move generation, counting and the position all
-//! need: pawn directions and ranks, the castling paths, rook corners and where the rook of a
-//! castle and the pawn taken en passant stand. Colours are plain arguments: callers pass
+//! need: pawn directions and ranks, the castling paths and rook corners of standard chess
+//! (a position's own castling squares are in `base::castling`) and where the pawn taken en
+//! passant stands. Colours are plain arguments: callers pass
 //! constants and the `const fn`s fold away.
 
 use crate::base::types::{Color, Square};
@@ -61,16 +62,5 @@ pub(crate) const fn en_passant_victim(mover: Color, to: Square) -> Square {
     match mover {
         Color::White => Square::from_index((to.index() as u32).wrapping_sub(8)),
         Color::Black => Square::from_index(to.index() as u32 + 8),
-    }
-}
-
-/// Rook origin and destination for a standard castle whose king lands on `king_to`.
-#[inline(always)]
-pub(crate) const fn castle_rook_squares(king_to: Square) -> (Square, Square) {
-    let base = king_to.index() as u32 & !7;
-    if king_to.file() == 6 {
-        (Square::from_index(base + 7), Square::from_index(base + 5))
-    } else {
-        (Square::from_index(base), Square::from_index(base + 3))
     }
 }

@@ -9,7 +9,6 @@
 
 use crate::base::attacks::{self, between, shift};
 use crate::base::board::Board;
-use crate::base::geometry::castle_rook_squares;
 use crate::base::status::{Flip, FlipSetEp, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece, Square};
 use crate::count::leaf::{Counted, count_entry};
@@ -555,8 +554,10 @@ impl<B: Engine> Sink for StatsSink<B> {
         self.stats.castles += 1;
         let us = Color::from_white(S::WHITE);
         let child = board.after_castle(us, sq(king_from), sq(king_to));
-        let (_, rook_to) = castle_rook_squares(sq(king_to));
-        self.classify::<Flip<S>>(&child, rook_to.index());
+        let squares = board
+            .castling()
+            .castle_squares(us, sq(king_from), sq(king_to));
+        self.classify::<Flip<S>>(&child, squares.rook_to.index());
     }
 
     #[inline(always)]

@@ -17,7 +17,7 @@
 //! against no key but with probability 2⁻⁶⁴.
 
 use crate::base::board::Board;
-use crate::base::geometry::{castle_rook_squares, en_passant_victim};
+use crate::base::geometry::en_passant_victim;
 use crate::base::types::{Color, Piece, Square};
 use crate::count::perft::{ChildAction, ChildKind, ChildMove, interior_at, perft_at};
 use crate::deep::memory::{Zeroable, ZeroedMemory};
@@ -680,11 +680,11 @@ fn move_delta(keys: &TableKeys, parent: &Board, mv: ChildMove, mover: Color) -> 
             moved ^ keys.piece(mover, piece, to) ^ capture_delta(keys, parent, mover, to)
         }
         ChildKind::Castle => {
-            let (rook_from, rook_to) = castle_rook_squares(to);
+            let squares = parent.castling().castle_squares(mover, from, to);
             moved
-                ^ keys.piece(mover, Piece::King, to)
-                ^ keys.piece(mover, Piece::Rook, rook_from)
-                ^ keys.piece(mover, Piece::Rook, rook_to)
+                ^ keys.piece(mover, Piece::King, squares.king_to)
+                ^ keys.piece(mover, Piece::Rook, squares.rook_from)
+                ^ keys.piece(mover, Piece::Rook, squares.rook_to)
         }
         ChildKind::EnPassant => {
             moved

@@ -17,7 +17,7 @@ pub mod zobrist;
 
 use crate::base::board::Board;
 use crate::base::chess_move::{Move, MoveKind};
-use crate::base::geometry::{castle_rook_squares, en_passant_victim};
+use crate::base::geometry::en_passant_victim;
 use crate::base::status::StatusFlags;
 use crate::base::types::{Color, Piece, Square};
 use crate::count::leaf::Counted;
@@ -460,13 +460,18 @@ impl Position {
         let mut captured = false;
         match code {
             MoveKind::CASTLE => {
-                let (rook_from, rook_to) = castle_rook_squares(to);
-                self.board.toggle(us, Piece::King, from.bit() | to.bit());
+                let squares = self.board.castling().castle_squares(us, from, to);
+                // Exclusive or: a Chess960 king may stay put or swap with its rook.
                 self.board
-                    .toggle(us, Piece::Rook, rook_from.bit() | rook_to.bit());
-                key ^= zobrist::piece_key(us, Piece::King, to)
-                    ^ zobrist::piece_key(us, Piece::Rook, rook_from)
-                    ^ zobrist::piece_key(us, Piece::Rook, rook_to);
+                    .toggle(us, Piece::King, from.bit() ^ squares.king_to.bit());
+                self.board.toggle(
+                    us,
+                    Piece::Rook,
+                    squares.rook_from.bit() ^ squares.rook_to.bit(),
+                );
+                key ^= zobrist::piece_key(us, Piece::King, squares.king_to)
+                    ^ zobrist::piece_key(us, Piece::Rook, squares.rook_from)
+                    ^ zobrist::piece_key(us, Piece::Rook, squares.rook_to);
             }
             MoveKind::EN_PASSANT => {
                 let victim = en_passant_victim(us, to);
@@ -506,10 +511,14 @@ impl Position {
             }
         }
         if self.castling.bits() != 0 {
-            let lost = RIGHTS_LOST[from.index()] | RIGHTS_LOST[to.index()];
-            let kept = self.castling.bits() & !lost;
-            key ^= zobrist::castling_key(CastlingRights::from_bits(self.castling.bits() ^ kept));
-            self.castling = CastlingRights::from_bits(kept);
+            let lost = if self.board.castling().is_nonstandard() {
+                self.board.castling().rights_lost(from, to)
+            } else {
+                RIGHTS_LOST[from.index()] | RIGHTS_LOST[to.index()]
+            };
+            if lost & self.castling.bits() != 0 {
+                key ^= self.lose_rights(lost);
+            }
         }
         self.key = key;
         if piece == Piece::Pawn || captured {
@@ -524,9 +533,28 @@ impl Position {
     }
 }
 
-/// The castling rights (as [`CastlingRights::bits`]) a move from or to each square ends: a
-/// rook corner's own right, whoever moves there; both of a side's rights on its king's
-/// square (with a right left, the king stands there, so only the king moves from it).
+impl Position {
+    /// Takes the rights in `lost` away (some of which are held) and returns the key change;
+    /// Chess960 squares of lost rights go back to the standard ones, so that equal positions
+    /// have equal boards. Out of line: most moves lose no right.
+    #[cold]
+    #[inline(never)]
+    fn lose_rights(&mut self, lost: u8) -> u64 {
+        let held = self.castling.bits();
+        let kept = held & !lost;
+        self.castling = CastlingRights::from_bits(kept);
+        let castling = *self.board.castling();
+        if castling.is_nonstandard() {
+            self.board.set_castling(castling.canonical(kept));
+        }
+        zobrist::castling_key(CastlingRights::from_bits(held ^ kept))
+    }
+}
+
+/// The castling rights (as [`CastlingRights::bits`]) a move from or to each square ends, on
+/// standard chess's squares (Chess960's: `CastlingGeometry::rights_lost`): a rook corner's
+/// own right, whoever moves there; both of a side's rights on its king's square (with a
+/// right left, the king stands there, so only the king moves from it).
 const RIGHTS_LOST: [u8; 64] = {
     let mut lost = [0; 64];
     // Bits 1, 2, 4, 8: White king side, White queen side, Black king side, Black queen side.

@@ -12,8 +12,9 @@
 
 use crate::base::attacks::POLYGLOT_KEYS;
 use crate::base::board::Board;
+use crate::base::castling::CastleSquares;
 use crate::base::chess_move::{Move, MoveKind};
-use crate::base::geometry::{castle_rook_squares, en_passant_victim};
+use crate::base::geometry::en_passant_victim;
 use crate::base::types::{Color, Piece, Square};
 use crate::position::castling::CastlingRights;
 
@@ -152,13 +153,21 @@ pub fn placement_delta(board: &Board, mover: Color, mv: Move) -> u64 {
         MoveKind::Castle => None,
         _ => board.piece_of(!mover, mv.to()),
     };
-    move_delta(mover, piece, captured, mv)
+    let castle = board.castling().castle_squares(mover, mv.from(), mv.to());
+    move_delta(mover, piece, captured, mv, &castle)
 }
 
 /// [`placement_delta`] once the moving `piece` and the piece `captured` on the destination
-/// (none for en passant and castling) are known.
+/// (none for en passant and castling) are known, and where a castle's pieces go (read only
+/// for a castle).
 #[inline(always)]
-pub(crate) fn move_delta(mover: Color, piece: Piece, captured: Option<Piece>, mv: Move) -> u64 {
+pub(crate) fn move_delta(
+    mover: Color,
+    piece: Piece,
+    captured: Option<Piece>,
+    mv: Move,
+    castle: &CastleSquares,
+) -> u64 {
     let (from, to) = (mv.from(), mv.to());
     let mut delta = piece_key(mover, piece, from);
     match mv.kind() {
@@ -173,10 +182,9 @@ pub(crate) fn move_delta(mover: Color, piece: Piece, captured: Option<Piece>, mv
                 ^ piece_key(!mover, Piece::Pawn, en_passant_victim(mover, to));
         }
         MoveKind::Castle => {
-            let (rook_from, rook_to) = castle_rook_squares(to);
-            delta ^= piece_key(mover, Piece::King, to)
-                ^ piece_key(mover, Piece::Rook, rook_from)
-                ^ piece_key(mover, Piece::Rook, rook_to);
+            delta ^= piece_key(mover, Piece::King, castle.king_to)
+                ^ piece_key(mover, Piece::Rook, castle.rook_from)
+                ^ piece_key(mover, Piece::Rook, castle.rook_to);
         }
     }
     if let Some(captured) = captured {
