@@ -54,8 +54,9 @@ const fn splitmix(state: u64) -> u64 {
 /// The `n`-th key of stream `seed`: two 64-bit numbers from two unrelated seeds (low half:
 /// bucket index, high half: check). Seed 0 gives the keys tables have always used.
 const fn random_key(seed: u64, n: u64) -> u128 {
-    // Another seed moves every input of the mixer, so its keys share nothing with seed 0's.
-    let shift = if seed == 0 { 0 } else { splitmix(seed) };
+    // Another seed moves every input of the mixer, so its keys share nothing with seed 0's;
+    // one-to-one and 0 only for seed 0 (splitmix alone maps one nonzero seed to 0).
+    let shift = splitmix(seed) ^ splitmix(0);
     let low = splitmix(n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5EED_0000_0000_0001 ^ shift);
     let high = splitmix(
         n.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x5EED_0000_0000_0002 ^ shift.rotate_left(32),
@@ -773,7 +774,8 @@ mod tests {
             position_key(&start)
         );
         let mut keys = Vec::new();
-        for seed in [0, 1, 2, u64::MAX] {
+        // The last is the seed splitmix maps to 0: it must not give seed 0's keys.
+        for seed in [0, 1, 2, u64::MAX, 0u64.wrapping_sub(0x9E37_79B9_7F4A_7C15)] {
             // The unit-test build checks each incremental key against the seed's own keys.
             let table = HashTable::new(1 << 16).unwrap().key_seed(seed);
             assert_eq!(

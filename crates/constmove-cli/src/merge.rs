@@ -36,6 +36,16 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
             "merge: no results files (give the .jsonl files the parts wrote)",
         ));
     }
+    for (index, path) in parsed.positionals.iter().enumerate() {
+        let name = std::fs::canonicalize(path).ok();
+        let repeated = parsed.positionals[..index]
+            .iter()
+            .any(|earlier| name.is_some() && std::fs::canonicalize(earlier).ok() == name);
+        if repeated {
+            // Its units would count as verified by themselves.
+            return Err(CliError::usage(format!("merge: {path} is given twice")));
+        }
+    }
     let units = workload::read(workload_file)?;
     // Every file is read before anything is printed, so bad input leaves no half report.
     let mut by_unit: Vec<Vec<Found>> = (0..units.len()).map(|_| Vec::new()).collect();
@@ -77,7 +87,11 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     let mut nodes: u128 = 0;
     let mut unit_seconds = 0.0;
     for found in by_unit.iter().filter_map(|found| found.first()) {
-        nodes += found.result.nodes();
+        nodes = nodes.checked_add(found.result.nodes()).ok_or_else(|| {
+            CliError::usage(
+                "merge: the total does not fit in 128 bits (a results line claims an impossible perft)",
+            )
+        })?;
         unit_seconds += found.result.seconds;
     }
     let ok = missing.is_empty() && disagreeing.is_empty() && foreign.is_empty();

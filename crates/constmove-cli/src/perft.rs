@@ -138,6 +138,7 @@ fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliR
         table: table_stats(table.as_ref()),
         stats: None,
         resumed: None,
+        counted: None,
     })
 }
 
@@ -178,6 +179,7 @@ fn measure_stats(
         table: table.as_ref().map(|table| (table.bytes(), table.stats())),
         stats: Some(stats),
         resumed: None,
+        counted: None,
     })
 }
 

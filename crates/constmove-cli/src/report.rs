@@ -93,6 +93,9 @@ pub struct Report {
     pub stats: Option<PerftStats>,
     /// With `--results`: how many of the units were already in the results file.
     pub resumed: Option<usize>,
+    /// The nodes this run counted itself, where `nodes` also holds resumed ones: the speed
+    /// is of these.
+    pub counted: Option<u128>,
 }
 
 impl Report {
@@ -100,7 +103,7 @@ impl Report {
     /// dividing by zero.
     fn nps(&self) -> f64 {
         if self.seconds > 0.0 {
-            self.nodes as f64 / self.seconds
+            self.counted.unwrap_or(self.nodes) as f64 / self.seconds
         } else {
             0.0
         }

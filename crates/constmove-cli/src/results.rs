@@ -177,7 +177,9 @@ pub fn read(path: &str) -> CliResult<ResultsFile> {
                 file.results.push((number, result));
             }
             Ok(None) => {}
-            Err(_) if last_unfinished => {
+            // Only the start of one of our lines counts as torn: anything else (another
+            // file given by mistake) is an error, and nothing is cut.
+            Err(_) if last_unfinished && is_line_start(piece) => {
                 file.torn = true;
                 file.whole_bytes -= piece.len() as u64;
             }
@@ -185,6 +187,13 @@ pub fn read(path: &str) -> CliResult<ResultsFile> {
         }
     }
     Ok(file)
+}
+
+/// Whether `piece` is the start of a results line (`{"unit":`, or a part of that).
+fn is_line_start(piece: &[u8]) -> bool {
+    const START: &[u8] = b"{\"unit\":";
+    let n = piece.len().min(START.len());
+    !piece.is_empty() && piece[..n] == START[..n]
 }
 
 /// Checks that every result of `file` (read from `path`) is of the unit of `units` it names;

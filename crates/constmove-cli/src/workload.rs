@@ -35,6 +35,11 @@ pub fn run(
     // Units already in the results file: their perft, from their first line.
     let mut done: HashMap<usize, u64> = HashMap::new();
     let log = match results_path {
+        Some(path) if same_file(path, file) => {
+            return Err(CliError::usage(format!(
+                "--results {path:?} is the workload file itself"
+            )));
+        }
         Some(path) => {
             let existing = match std::fs::exists(path) {
                 Ok(true) => Some(results::read(path)?),
@@ -70,7 +75,8 @@ pub fn run(
         let useful = to_count
             .iter()
             .map(|u| HashTable::useful_bytes(&u.position, u.depth));
-        useful.fold(0, u64::saturating_add)
+        // At least a small table: a part whose units are all resumed counts nothing.
+        useful.fold(0, u64::saturating_add).max(64 << 10)
     })?;
     let options = setup.options(table.as_ref());
     let hash_seed = table.as_ref().map(HashTable::seed);
@@ -102,14 +108,26 @@ pub fn run(
         log.finish()?;
     }
 
-    let mut nodes: u128 = resumed.iter().map(|n| units[n - 1].weighted(done[n])).sum();
+    let too_large = || {
+        CliError::usage(
+            "the total does not fit in 128 bits (a results line claims an impossible perft)",
+        )
+    };
+    let mut nodes: u128 = 0;
+    for n in &resumed {
+        nodes = nodes
+            .checked_add(units[n - 1].weighted(done[n]))
+            .ok_or_else(too_large)?;
+    }
+    let mut counted: u128 = 0;
     let mut finished = resumed.len();
     for (unit, count) in to_count.iter().zip(&counts) {
         if let Some(count) = count {
             finished += 1;
-            nodes += unit.weighted(*count);
+            counted += unit.weighted(*count);
         }
     }
+    let nodes = nodes.checked_add(counted).ok_or_else(too_large)?;
     let complete = finished == mine.len();
     let report = Report {
         nodes,
@@ -119,6 +137,7 @@ pub fn run(
         table: table_stats(table.as_ref()),
         stats: None,
         resumed: results_path.map(|_| resumed.len()),
+        counted: Some(counted),
     };
     write_report(out, &report, setup)?;
     finish(&report, || {
@@ -127,6 +146,14 @@ pub fn run(
             mine.len()
         )
     })
+}
+
+/// Whether paths `a` and `b` name one existing file.
+fn same_file(a: &str, b: &str) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// The work units of `file`, one per line; blank lines, `#` comments and a byte-order mark

@@ -1214,6 +1214,20 @@ fn parts_with_results_merge_to_the_published_count_and_rerun_as_resumed() {
     );
     assert_eq!(json_field(&json, "missing"), "[]");
 
+    // With a table too: nothing left to count needs no table of the run's size.
+    let out = run_ok(&[
+        "perft",
+        "--workload",
+        units.path(),
+        "--part",
+        "2/3",
+        "--results",
+        paths[1],
+        "--hash",
+        "1M",
+    ]);
+    assert_eq!(human_field(&out, "resumed"), "133");
+    assert_eq!(result_lines(paths[1]).len(), 133);
     // The same command again finds every unit of its part done and counts nothing.
     let out = run_ok(&[
         "perft",
@@ -1491,6 +1505,39 @@ fn bad_results_input_is_a_clear_error_and_keeps_what_was_written() {
             "{file} changed"
         );
     }
+    // A file that is no results file, without its last newline, is an error, not cut off;
+    // so is the workload given as its own results file.
+    let not_results = TempFile::new("not-results.txt", "some notes");
+    let err = run_usage_error(&[
+        "perft",
+        "--workload",
+        units.path(),
+        "--results",
+        not_results.path(),
+    ]);
+    assert!(err.contains(":1: expected `{`"), "{err:?}");
+    assert_eq!(
+        std::fs::read_to_string(not_results.path()).expect("readable"),
+        "some notes"
+    );
+    let before = std::fs::read(units.path()).expect("readable");
+    let err = run_usage_error(&[
+        "perft",
+        "--workload",
+        units.path(),
+        "--results",
+        units.path(),
+    ]);
+    assert!(err.contains("the workload file itself"), "{err:?}");
+    assert_eq!(std::fs::read(units.path()).expect("readable"), before);
+    let err = run_usage_error(&[
+        "merge",
+        "--workload",
+        units.path(),
+        good.path(),
+        good.path(),
+    ]);
+    assert!(err.contains("given twice"), "{err:?}");
     for args in [
         &["perft", "--workload", units.path(), "--part", "0/3"][..],
         &["perft", "--workload", units.path(), "--part", "4/3"],
