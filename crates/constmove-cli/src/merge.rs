@@ -36,11 +36,14 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
             "merge: no results files (give the .jsonl files the parts wrote)",
         ));
     }
+    // Each file's real path, looked up once.
+    let names: Vec<_> = parsed
+        .positionals
+        .iter()
+        .map(|path| std::fs::canonicalize(path).ok())
+        .collect();
     for (index, path) in parsed.positionals.iter().enumerate() {
-        let name = std::fs::canonicalize(path).ok();
-        let repeated = parsed.positionals[..index]
-            .iter()
-            .any(|earlier| name.is_some() && std::fs::canonicalize(earlier).ok() == name);
+        let repeated = names[index].is_some() && names[..index].contains(&names[index]);
         if repeated {
             // Its units would count as verified by themselves.
             return Err(CliError::usage(format!("merge: {path} is given twice")));
