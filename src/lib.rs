@@ -52,6 +52,20 @@
 //! assert_eq!(pos.outcome(), None);
 //! ```
 //!
+//! ## Chess960
+//! FEN castling may be X-FEN or Shredder-FEN, each side on its own back rank (double
+//! Chess960). A castling king or rook off standard chess's squares, or a file letter, makes
+//! a Chess960 position ([`Position::is_chess960`]; [`Position::into_chess960`] for any
+//! position): every count, walk and table plays its castles, written king-takes-rook.
+//! ```
+//! use constmove::{perft, Position};
+//! let pos: Position = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+//!     .parse()
+//!     .unwrap();
+//! assert_eq!(perft(&pos, 3), 12_189);
+//! assert!(pos.parse_uci("g1h1").is_err()); // king side: the rook f1 is in the way
+//! ```
+//!
 //! ## Draws
 //! [`Position::outcome`] reports what the position alone decides: checkmate, stalemate,
 //! insufficient material ([`Position::is_insufficient_material`]) and the fifty-move rule

@@ -114,8 +114,12 @@ impl CastlingGeometry {
     }
 
     /// The canonical form for the rights in `rights` (bits as `CastlingRights::bits`): the
-    /// other rights' entries standard, and the flag of non-standard squares recomputed.
+    /// other rights' entries standard, and the flag of non-standard squares recomputed. With
+    /// no right left the rules no longer differ, so it is standard chess's.
     pub(crate) const fn canonical(self, rights: u8) -> Self {
+        if rights & 0b1111 == 0 {
+            return CastlingGeometry::STANDARD;
+        }
         let mut geometry = CastlingGeometry::STANDARD.with_chess960(self.flags & CHESS960 != 0);
         let mut index = 0;
         while index < 4 {

@@ -18,7 +18,8 @@ pub enum MoveKind {
     Normal,
     /// A pawn's two-square advance.
     DoublePush,
-    /// Castling; the move's squares are the king's.
+    /// Castling: from the king's square to its destination (`e1g1`) in standard chess, to
+    /// the castling rook's square (`e1h1`, `b1a1`) in Chess960.
     Castle,
     /// An en-passant capture.
     EnPassant,
@@ -77,7 +78,7 @@ impl MoveKind {
 }
 
 /// A move in 16 bits: origin (6), destination (6) and [`MoveKind`] (4). Displays as UCI,
-/// castling as the king's move (`e1g1`).
+/// castling as the king's move (`e1g1`), or king-takes-rook (`e1h1`) in Chess960.
 ///
 /// # Examples
 /// ```
@@ -121,7 +122,8 @@ impl Move {
         Square::from_index((self.0 & 63) as u32)
     }
 
-    /// The destination square (the king's for castling).
+    /// The destination square: for castling the king's in standard chess, the castling
+    /// rook's in Chess960.
     ///
     /// # Examples
     /// ```

@@ -88,7 +88,7 @@ unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
     };
     let mut collect = MakeChildren(Collect::<S, B>::new(squares.lines, !sparse));
     let mut split = SkipUntouched {
-        inner: VisitSink(&mut collect),
+        inner: VisitSink::new(&mut collect, board),
         squares,
         empty: !board.occupied_bits(),
         untouched: 0,
@@ -263,7 +263,8 @@ fn count_batch<R: StatusFlags, B: Engine>(
 
     for slot in BitIter(parts.king) {
         let reach = king_reach(board, child(slot), replier, king, squares);
-        let king = ReplyParts::king::<R, B>(child(slot), &reach);
+        // Children in this part keep the parent's pins.
+        let king = ReplyParts::king::<R, B>(child(slot), &masks, &reach);
         nodes = nodes.wrapping_add(king) - passed.king;
     }
     for slot in BitIter(parts.sliders) {
@@ -316,7 +317,7 @@ impl ReplyParts {
         reach: &AttackReach,
     ) -> ReplyParts {
         ReplyParts {
-            king: Self::king::<S, B>(board, reach),
+            king: Self::king::<S, B>(board, masks, reach),
             sliders: Self::sliders::<S, B>(board, masks),
             pawns: Self::pawns::<S>(board, masks),
             knights: knight_count(board, Color::from_white(S::WHITE), masks),
@@ -329,10 +330,14 @@ impl ReplyParts {
     }
 
     #[inline(always)]
-    fn king<S: StatusFlags, B: Engine>(board: &Board, reach: &AttackReach) -> u64 {
+    fn king<S: StatusFlags, B: Engine>(
+        board: &Board,
+        masks: &LegalMasks,
+        reach: &AttackReach,
+    ) -> u64 {
         let king_bit = board.bits(Color::from_white(S::WHITE), Piece::King);
         let without_king = board.occupied_bits() ^ king_bit;
-        king_moves::<S, B, AnyPieces>(board, false, without_king, reach).count()
+        king_moves::<S, B, AnyPieces>(board, false, without_king, masks.pin_hv, reach).count()
     }
 
     #[inline(always)]
@@ -487,6 +492,26 @@ impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
             // SAFETY: a Collect<S, B> runs only inside B's entry (`depth2_node`), so the CPU
             // supports B.
             self.nodes += unsafe { count_entry::<C, B>(&child, ep) };
+        }
+    }
+
+    #[inline(always)]
+    fn descend_castle<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        mv: Move,
+    ) {
+        // A Chess960 castle may swap king and rook, or put the king on the rook's square, and
+        // leave both colours' squares as they were: the batch, which sorts children by the
+        // squares they change, would take it for a quiet move that changed nothing.
+        if parent.castling().is_nonstandard() {
+            let mut child = *parent;
+            make(&mut child);
+            // SAFETY: as in `descend`.
+            self.nodes += unsafe { count_entry::<C, B>(&child, 0) };
+        } else {
+            self.descend::<C>(parent, make, mv, 0);
         }
     }
 }

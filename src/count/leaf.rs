@@ -68,6 +68,17 @@ pub(crate) trait Descend {
         mv: Move,
         ep: u8,
     );
+
+    /// [`Descend::descend`] for a castle: walks that treat castles apart override it.
+    #[inline(always)]
+    fn descend_castle<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        mv: Move,
+    ) {
+        self.descend::<C>(parent, make, mv, 0);
+    }
 }
 
 /// The colour that made the move leading to status `C`.
@@ -103,7 +114,7 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
         let make = |child: &mut Board| child.apply_castle(mover::<C>(), from, to);
         let mv = Move::new(from, to, MoveKind::Castle);
-        self.0.descend::<C>(board, make, mv, 0);
+        self.0.descend_castle::<C>(board, make, mv);
     }
     #[inline(always)]
     fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {

@@ -111,16 +111,23 @@ impl ReplySquares {
         // them.
         let mut king_squares = attacks::king(king) & !own;
         let mut king_zone = 0;
-        let base = back_rank_base(replier_white);
-        let king_path = KING_SIDE_PATH << base;
-        if S::THEIR_K && own & king_path == 0 {
-            king_zone |= king_path;
-            king_squares |= king_path;
-        }
-        let queen_path = QUEEN_SIDE_PATH << base;
-        if S::THEIR_Q && own & queen_path == 0 {
-            king_zone |= queen_path;
-            king_squares |= QUEEN_SIDE_KING_SQUARES << base;
+        let castling = board.castling();
+        if (S::THEIR_K || S::THEIR_Q) && castling.is_nonstandard() {
+            let (zone, squares) = chess960_king_squares(board, replier, [S::THEIR_K, S::THEIR_Q]);
+            king_zone |= zone;
+            king_squares |= squares;
+        } else {
+            let base = back_rank_base(replier_white);
+            let king_path = KING_SIDE_PATH << base;
+            if S::THEIR_K && own & king_path == 0 {
+                king_zone |= king_path;
+                king_squares |= king_path;
+            }
+            let queen_path = QUEEN_SIDE_PATH << base;
+            if S::THEIR_Q && own & queen_path == 0 {
+                king_zone |= queen_path;
+                king_squares |= QUEEN_SIDE_KING_SQUARES << base;
+            }
         }
         let without_king = occupied ^ king_bit;
         // All neighbours: a capture beside the king frees a square for it.
@@ -149,6 +156,25 @@ impl ReplySquares {
     pub(crate) fn all(&self) -> u64 {
         self.lines | self.sliders | self.pawns | self.king
     }
+}
+
+/// The castling part of [`ReplySquares::king`] on Chess960 squares, for the `replier`'s
+/// rights `held` (king side, queen side): the paths that must be empty (when no piece of
+/// its own stands on one) and the king's squares among them. The castling rook's pin is on `lines` already: they run past
+/// the first piece to the second.
+#[inline(always)]
+fn chess960_king_squares(board: &Board, replier: Color, held: [bool; 2]) -> (u64, u64) {
+    let castling = board.castling();
+    let own = board.color_bits(replier);
+    let (mut zone, mut squares) = (0, 0);
+    for (held, kingside) in [(held[0], true), (held[1], false)] {
+        let path = castling.block(replier, kingside);
+        if held && own & path == 0 {
+            zone |= path;
+            squares |= castling.safe(replier, kingside);
+        }
+    }
+    (zone, squares)
 }
 
 /// Takes the generator's target sets at a depth-2 node: counts the untouched moves and passes
@@ -204,8 +230,8 @@ impl<K: Sink> Sink for SkipUntouched<K> {
         self.inner.king::<S>(board, from, targets);
     }
     #[inline(always)]
-    fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, king_to: usize) {
-        self.inner.castle::<S>(board, king_from, king_to);
+    fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, target: usize) {
+        self.inner.castle::<S>(board, king_from, target);
     }
     #[inline(always)]
     fn piece<S: StatusFlags>(&mut self, board: &Board, piece: Piece, from: usize, targets: u64) {

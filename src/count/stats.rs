@@ -548,15 +548,15 @@ impl<B: Engine> Sink for StatsSink<B> {
     }
 
     #[inline(always)]
-    fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, king_to: usize) {
+    fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, target: usize) {
         core::hint::cold_path();
         self.stats.nodes += 1;
         self.stats.castles += 1;
         let us = Color::from_white(S::WHITE);
-        let child = board.after_castle(us, sq(king_from), sq(king_to));
+        let child = board.after_castle(us, sq(king_from), sq(target));
         let squares = board
             .castling()
-            .castle_squares(us, sq(king_from), sq(king_to));
+            .castle_squares(us, sq(king_from), sq(target));
         self.classify::<Flip<S>>(&child, squares.rook_to.index());
     }
 

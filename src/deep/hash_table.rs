@@ -73,6 +73,10 @@ pub(crate) struct TableKeys {
     status: [u128; 64],
     /// One key per en-passant square, added when the status has the en-passant flag.
     ep: [u128; 64],
+    /// One key per castling right and rook file, added for a right held whose rook does not
+    /// start in its corner (Chess960): the same pieces and rights with another castling
+    /// rook are another position.
+    rook_file: [[u128; 8]; 4],
     /// The stream these keys were drawn from.
     seed: u64,
 }
@@ -87,6 +91,7 @@ impl TableKeys {
             piece: [[[0; 64]; 6]; 2],
             status: [0; 64],
             ep: [0; 64],
+            rook_file: [[0; 8]; 4],
             seed,
         };
         let mut n = 0;
@@ -98,6 +103,7 @@ impl TableKeys {
         while n < 64 {
             keys.status[n] = random_key(seed, 1000 + n as u64);
             keys.ep[n] = random_key(seed, 2000 + n as u64);
+            keys.rook_file[n / 16][n / 2 % 8] = random_key(seed, 3000 + n as u64 / 2);
             n += 1;
         }
         keys
@@ -134,10 +140,39 @@ impl TableKeys {
         self.status[status as usize & 63] ^ ep_key
     }
 
+    /// The castling part of a key: for each right in `status` whose rook does not start in
+    /// its corner, that rook's file. Standard chess adds nothing. Only held rights are read,
+    /// so a board whose lost rights' squares are stale gets the key of its canonical form.
+    #[inline(always)]
+    fn castling(&self, board: &Board, status: u8) -> u128 {
+        let castling = board.castling();
+        if !castling.is_nonstandard() {
+            return 0;
+        }
+        core::hint::cold_path();
+        let mut key = 0;
+        for (index, (color, kingside)) in [
+            (Color::White, true),
+            (Color::White, false),
+            (Color::Black, true),
+            (Color::Black, false),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let file = castling.rook_square(color, kingside).file() as usize;
+            let corner = if kingside { 7 } else { 0 };
+            if status & 4 << index != 0 && file != corner {
+                key ^= self.rook_file[index][file & 7];
+            }
+        }
+        key
+    }
+
     /// The key of a board with status index `status` and en-passant square `ep`, from
     /// scratch.
     fn full(&self, board: &Board, status: u8, ep: u8) -> u128 {
-        let mut key = self.status(status, ep);
+        let mut key = self.status(status, ep) ^ self.castling(board, status);
         for color in [Color::White, Color::Black] {
             for piece in Piece::ALL {
                 for square in board.pieces(color, piece) {
@@ -613,7 +648,7 @@ unsafe fn hashed<B: Engine>(
         return nodes;
     }
     let mut children = HashedChildren::<B> {
-        base: key ^ context.keys.status(status, ep),
+        base: key ^ context.keys.status(status, ep) ^ context.keys.castling(board, status),
         child_depth: depth - 1,
         // The children of a depth-3 node are depth-2 subtrees, each only a few hundred
         // nanoseconds of counting: a first pass starts loading all their buckets, so the
@@ -638,7 +673,7 @@ unsafe fn hashed<B: Engine>(
 /// Updates the key by each child's move and counts the child through the table; or, in the
 /// prefetch pass, only computes its key and prefetches its bucket.
 struct HashedChildren<'a, 'b, B> {
-    /// The parent's key without its status part (side, rights, en passant).
+    /// The parent's key without its status part (side, rights and their rooks, en passant).
     base: u128,
     child_depth: u32,
     /// This pass only prefetches.
@@ -653,7 +688,10 @@ impl<B: Engine> ChildAction for HashedChildren<'_, '_, B> {
         // Bit 0 of the status is "white to move": the mover is the other side.
         let mover = Color::from_white(status & 1 == 0);
         let keys = self.context.keys;
-        let key = self.base ^ keys.status(status, ep) ^ move_delta(keys, parent, mv, mover);
+        let key = self.base
+            ^ keys.status(status, ep)
+            ^ keys.castling(child, status)
+            ^ move_delta(keys, parent, mv, mover);
         if self.prefetch {
             self.context.table.prefetch(key);
             return;
@@ -758,12 +796,36 @@ mod tests {
             ),
             ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5, 674_624),
             ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 4, 314_346),
+            // Chess960 (fischer.epd, tests/data/chess960_castling.epd): king and rook swap,
+            // the king lands on its rook's square, the rook on the king's.
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                4,
+                326_672,
+            ),
+            ("1r1k1r2/8/8/8/8/8/8/2RK1R2 w FCfb - 0 1", 4, 228_981),
+            ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", 4, 272_627),
+            ("r3k2r/8/8/8/8/8/8/R4K1R w HA - 0 1", 4, 266_736),
         ];
         for (fen, depth, nodes) in cases {
             let position: Position = fen.parse().unwrap();
             let table = HashTable::new(1 << 16).unwrap();
             assert_eq!(perft_hashed_plain(&position, depth, &table), nodes, "{fen}");
         }
+    }
+
+    #[test]
+    fn chess960_keys_tell_castling_rooks_apart() {
+        // The same pieces and rights, the queen-side right held by the rook on a1 or on b1.
+        let outer: Position = "4k3/8/8/8/8/8/8/RR2K3 w A - 0 1".parse().unwrap();
+        let inner: Position = "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1".parse().unwrap();
+        assert_ne!(position_key(&outer), position_key(&inner));
+        // Rooks in the corners add nothing: Chess960 rules alone do not change the key.
+        let start = Position::startpos();
+        assert_eq!(
+            position_key(&start.clone().into_chess960()),
+            position_key(&start)
+        );
     }
 
     #[test]

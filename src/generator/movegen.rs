@@ -21,8 +21,9 @@ use crate::slider::Lookup;
 pub(crate) trait Sink {
     /// King steps from `from` to each square of `targets`.
     fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64);
-    /// Castling with the king going `king_from` → `king_to`.
-    fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, king_to: usize);
+    /// Castling by the king on `king_from`, written as the move `king_from` → `target`
+    /// ([`castle_target`]: the king's destination, or the rook's square in Chess960 rules).
+    fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, target: usize);
     /// Moves of a knight, bishop, rook or queen from `from`.
     fn piece<S: StatusFlags>(&mut self, board: &Board, piece: Piece, from: usize, targets: u64);
     /// Single pawn pushes that do not promote.
@@ -78,29 +79,63 @@ impl Sink for Counter {
 /// The side to move's (status `S`) king moves: its steps (the free neighbours of its king
 /// that the opponent does not attack once the king has left `without_king`'s occupancy), and
 /// whether it may castle king side and queen side (the right, not `in_check`, the squares
-/// between king and rook empty, and none the king crosses or lands on attacked). `reach`
-/// must cover every square whose safety this tests.
+/// between king and rook empty, and none the king crosses or lands on attacked). `pin_hv` is
+/// the side's rank-and-file pin mask: a Chess960 castling rook pinned to its king shields it,
+/// and cannot leave. `reach` must cover every square whose safety this tests.
 #[inline(always)]
 pub(crate) fn king_moves<S: StatusFlags, B: Lookup, M: Material>(
     board: &Board,
     in_check: bool,
     without_king: u64,
+    pin_hv: u64,
     reach: &AttackReach,
 ) -> KingMoves {
     let us = Color::from_white(S::WHITE);
     let king = board.bits(us, Piece::King).trailing_zeros() as usize;
     let candidates = attacks::king(king) & !board.color_bits(us);
+    let castling = board.castling();
     // Castling needs the right, no check and the squares between king and rook empty; then
     // the squares the king crosses and lands on must be safe (b need only be empty).
-    let base = back_rank_base(S::WHITE);
-    let king_side = S::OUR_K && !in_check && without_king & (KING_SIDE_PATH << base) == 0;
-    let queen_side = S::OUR_Q && !in_check && without_king & (QUEEN_SIDE_PATH << base) == 0;
-    let king_side_squares = if king_side { KING_SIDE_PATH << base } else { 0 };
-    let queen_side_squares = if queen_side {
-        QUEEN_SIDE_KING_SQUARES << base
-    } else {
-        0
-    };
+    let (king_side_squares, queen_side_squares, king_side, queen_side) =
+        if (S::OUR_K || S::OUR_Q) && castling.is_nonstandard() {
+            // Chess960 squares, read from the board. A standard corner rook cannot be pinned
+            // to its king (it would shield the king from a slider beyond it), so only this
+            // path asks. Inline: a call here would cost every generator a register save.
+            let open = |kingside: bool| {
+                let rook = castling.rook_square(us, kingside).bit();
+                !in_check && (without_king & castling.block(us, kingside)) | (pin_hv & rook) == 0
+            };
+            let king_side = S::OUR_K && open(true);
+            let queen_side = S::OUR_Q && open(false);
+            (
+                if king_side {
+                    castling.safe(us, true)
+                } else {
+                    0
+                },
+                if queen_side {
+                    castling.safe(us, false)
+                } else {
+                    0
+                },
+                king_side,
+                queen_side,
+            )
+        } else {
+            let base = back_rank_base(S::WHITE);
+            let king_side = S::OUR_K && !in_check && without_king & (KING_SIDE_PATH << base) == 0;
+            let queen_side = S::OUR_Q && !in_check && without_king & (QUEEN_SIDE_PATH << base) == 0;
+            (
+                if king_side { KING_SIDE_PATH << base } else { 0 },
+                if queen_side {
+                    QUEEN_SIDE_KING_SQUARES << base
+                } else {
+                    0
+                },
+                king_side,
+                queen_side,
+            )
+        };
     // The squares whose safety matters. One alone (a boxed-in king that cannot castle, the
     // common case with many pieces) is tested by itself; more share one king-ban set of all
     // enemy attacks, castling squares included.
@@ -116,6 +151,18 @@ pub(crate) fn king_moves<S: StatusFlags, B: Lookup, M: Material>(
         steps: candidates & !attacked_squares,
         king_side: king_side && king_side_squares & attacked_squares == 0,
         queen_side: queen_side && queen_side_squares & attacked_squares == 0,
+    }
+}
+
+/// What a castle to the `kingside` (or queen side) of `us` is written as: the king's
+/// destination in standard rules, the castling rook's square in Chess960 rules.
+#[inline(always)]
+pub(crate) fn castle_target(board: &Board, us: Color, kingside: bool) -> usize {
+    let castling = board.castling();
+    if castling.is_chess960() {
+        castling.rook_square(us, kingside).index()
+    } else {
+        back_rank_base(us == Color::White) + if kingside { 6 } else { 2 }
     }
 }
 
@@ -321,19 +368,18 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: Lookup, M: Material, K: Sin
 
     let without_king = occupied ^ king_bit;
     if masks.double_check() {
-        let steps = king_moves::<S, B, M>(board, true, without_king, king_reach).steps;
+        let steps = king_moves::<S, B, M>(board, true, without_king, 0, king_reach).steps;
         sink.king::<S>(board, king, steps);
         return;
     }
     let in_check = masks.checkers != 0;
-    let king_moves = king_moves::<S, B, M>(board, in_check, without_king, king_reach);
+    let king_moves = king_moves::<S, B, M>(board, in_check, without_king, masks.pin_hv, king_reach);
     sink.king::<S>(board, king, king_moves.steps);
-    let base = back_rank_base(white);
     if king_moves.king_side {
-        sink.castle::<S>(board, base + 4, base + 6);
+        sink.castle::<S>(board, king, castle_target(board, us, true));
     }
     if king_moves.queen_side {
-        sink.castle::<S>(board, base + 4, base + 2);
+        sink.castle::<S>(board, king, castle_target(board, us, false));
     }
 
     let movable = !ours & masks.checkmask;

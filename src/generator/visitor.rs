@@ -1,11 +1,11 @@
 //! The [`Visitor`] trait, and the sink that turns the generator's target sets into one
 //! visitor call per move with the child's status as a type: castling rights lost by a king or
-//! rook move or by a rook captured on its corner, and the en-passant flag after a double push,
+//! rook move or by a castling rook captured on its square, and the en-passant flag after a double push,
 //! are decided here, per move, at compile time where possible.
 
 use crate::base::attacks;
 use crate::base::board::Board;
-use crate::base::geometry::rook_corner;
+use crate::base::castling::right_index;
 use crate::base::status::{
     ClearOurBoth, ClearOurK, ClearOurQ, ClearTheirK, ClearTheirQ, Flip, FlipSetEp, StatusFlags,
 };
@@ -67,7 +67,9 @@ use crate::slider::Lookup;
 pub trait Visitor {
     /// A king step (not castling).
     fn king<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
-    /// Castling; `from`/`to` are the king's squares (`e1g1`).
+    /// Castling by the king on `from`; `to` is the king's destination in standard rules
+    /// (`e1g1`) and the castling rook's square in Chess960 rules (`b1a1`), as [`crate::Move`]
+    /// writes it. The child board is [`Board::after_castle`]`(mover, from, to)` either way.
     fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
     /// A single pawn push that does not promote.
     fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
@@ -93,7 +95,7 @@ pub trait Visitor {
 /// caller, which runs inside `B`'s entry).
 #[inline(always)]
 pub(crate) fn visit<S: StatusFlags, B: Lookup, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
-    generate::<S, B, AnyPieces, _>(board, ep, &mut VisitSink(visitor));
+    generate::<S, B, AnyPieces, _>(board, ep, &mut VisitSink::new(visitor, board));
 }
 
 /// Hands every legal move of a board (status `S`, en-passant square `ep`) to a visitor,
@@ -118,7 +120,37 @@ impl<S: StatusFlags, V: Visitor> Operation for VisitOp<'_, S, V> {
 }
 
 /// Turns target sets into visitor calls.
-pub(crate) struct VisitSink<'a, V>(pub(crate) &'a mut V);
+pub(crate) struct VisitSink<'a, V> {
+    visitor: &'a mut V,
+    /// The start squares of the castling rooks as bitboards, by right (White king side and
+    /// queen side, then Black's): corners in standard chess. Read from the board once per
+    /// node; the statuses that hold no right never read them, so they are never computed.
+    rooks: [u64; 4],
+}
+
+impl<'a, V> VisitSink<'a, V> {
+    /// The sink for the moves of `board`.
+    #[inline(always)]
+    pub(crate) fn new(visitor: &'a mut V, board: &Board) -> Self {
+        let castling = board.castling();
+        let rook = |color, kingside| castling.rook_square(color, kingside).bit();
+        VisitSink {
+            visitor,
+            rooks: [
+                rook(Color::White, true),
+                rook(Color::White, false),
+                rook(Color::Black, true),
+                rook(Color::Black, false),
+            ],
+        }
+    }
+
+    /// The castling rook square of `white`'s right to the `kingside` (or queen side).
+    #[inline(always)]
+    fn rook(&self, white: bool, kingside: bool) -> u64 {
+        self.rooks[right_index(Color::from_white(white), kingside)]
+    }
+}
 
 /// One piece kind's visitor method, callable with any child status.
 trait Kind {
@@ -139,36 +171,32 @@ macro_rules! kinds {
 kinds!(KingKind => king, KnightKind => knight, BishopKind => bishop, RookKind => rook,
     QueenKind => queen);
 
-/// The corner of `white`'s rook on one side, as a bitboard.
-const fn corner(white: bool, kingside: bool) -> u64 {
-    rook_corner(Color::from_white(white), kingside).bit()
-}
-
 #[inline(always)]
 fn sq(index: usize) -> Square {
     Square::from_index(index as u32)
 }
 
 /// Visits `from` → each of `targets` with kind `K`, where `M` is the status after the mover's
-/// own right changes. A capture on the opponent's rook corner while it still has that right
+/// own right changes. A capture on the square of the opponent's castling rook while it still has that right
 /// takes the rook and the right with it.
 #[inline(always)]
 fn split_corners<M: StatusFlags, K: Kind, V: Visitor>(
-    v: &mut V,
+    sink: &mut VisitSink<'_, V>,
     board: &Board,
     from: usize,
     targets: u64,
 ) {
     let their_k = if M::THEIR_K {
-        corner(!M::WHITE, true)
+        sink.rook(!M::WHITE, true)
     } else {
         0
     };
     let their_q = if M::THEIR_Q {
-        corner(!M::WHITE, false)
+        sink.rook(!M::WHITE, false)
     } else {
         0
     };
+    let v = &mut *sink.visitor;
     for to in BitIter(targets & !(their_k | their_q)) {
         K::call::<Flip<M>, V>(v, board, sq(from), sq(to));
     }
@@ -185,30 +213,30 @@ fn split_corners<M: StatusFlags, K: Kind, V: Visitor>(
 impl<V: Visitor> Sink for VisitSink<'_, V> {
     #[inline(always)]
     fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64) {
-        split_corners::<ClearOurBoth<S>, KingKind, V>(self.0, board, from, targets);
+        split_corners::<ClearOurBoth<S>, KingKind, V>(self, board, from, targets);
     }
 
     #[inline(always)]
-    fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, king_to: usize) {
-        self.0
-            .castle::<Flip<ClearOurBoth<S>>>(board, sq(king_from), sq(king_to));
+    fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, target: usize) {
+        self.visitor
+            .castle::<Flip<ClearOurBoth<S>>>(board, sq(king_from), sq(target));
     }
 
     #[inline(always)]
     fn piece<S: StatusFlags>(&mut self, board: &Board, piece: Piece, from: usize, targets: u64) {
         match piece {
-            Piece::Knight => split_corners::<S, KnightKind, V>(self.0, board, from, targets),
-            Piece::Bishop => split_corners::<S, BishopKind, V>(self.0, board, from, targets),
-            Piece::Queen => split_corners::<S, QueenKind, V>(self.0, board, from, targets),
+            Piece::Knight => split_corners::<S, KnightKind, V>(self, board, from, targets),
+            Piece::Bishop => split_corners::<S, BishopKind, V>(self, board, from, targets),
+            Piece::Queen => split_corners::<S, QueenKind, V>(self, board, from, targets),
             _ => {
-                // A rook leaving its corner takes the right of that side with it.
+                // The castling rook leaving its square takes the right of that side with it.
                 let from_bit = 1u64 << from;
-                if S::OUR_K && from_bit == corner(S::WHITE, true) {
-                    split_corners::<ClearOurK<S>, RookKind, V>(self.0, board, from, targets);
-                } else if S::OUR_Q && from_bit == corner(S::WHITE, false) {
-                    split_corners::<ClearOurQ<S>, RookKind, V>(self.0, board, from, targets);
+                if S::OUR_K && from_bit == self.rook(S::WHITE, true) {
+                    split_corners::<ClearOurK<S>, RookKind, V>(self, board, from, targets);
+                } else if S::OUR_Q && from_bit == self.rook(S::WHITE, false) {
+                    split_corners::<ClearOurQ<S>, RookKind, V>(self, board, from, targets);
                 } else {
-                    split_corners::<S, RookKind, V>(self.0, board, from, targets);
+                    split_corners::<S, RookKind, V>(self, board, from, targets);
                 }
             }
         }
@@ -218,7 +246,7 @@ impl<V: Visitor> Sink for VisitSink<'_, V> {
     fn pawn_pushes<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
         for to in BitIter(targets) {
             let from = (to as isize - delta as isize) as usize;
-            self.0.pawn_push::<Flip<S>>(board, sq(from), sq(to));
+            self.visitor.pawn_push::<Flip<S>>(board, sq(from), sq(to));
         }
     }
 
@@ -229,12 +257,13 @@ impl<V: Visitor> Sink for VisitSink<'_, V> {
         let beside = attacks::beside(their_pawns);
         for to in BitIter(targets & beside) {
             let from = (to as isize - delta as isize) as usize;
-            self.0
+            self.visitor
                 .pawn_double_push::<FlipSetEp<S>>(board, sq(from), sq(to));
         }
         for to in BitIter(targets & !beside) {
             let from = (to as isize - delta as isize) as usize;
-            self.0.pawn_double_push::<Flip<S>>(board, sq(from), sq(to));
+            self.visitor
+                .pawn_double_push::<Flip<S>>(board, sq(from), sq(to));
         }
     }
 
@@ -242,28 +271,29 @@ impl<V: Visitor> Sink for VisitSink<'_, V> {
     fn pawn_captures<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
         for to in BitIter(targets) {
             let from = (to as isize - delta as isize) as usize;
-            self.0.pawn_capture::<Flip<S>>(board, sq(from), sq(to));
+            self.visitor
+                .pawn_capture::<Flip<S>>(board, sq(from), sq(to));
         }
     }
 
     #[inline(always)]
     fn promotions<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
         let their_k = if S::THEIR_K {
-            corner(!S::WHITE, true)
+            self.rook(!S::WHITE, true)
         } else {
             0
         };
         let their_q = if S::THEIR_Q {
-            corner(!S::WHITE, false)
+            self.rook(!S::WHITE, false)
         } else {
             0
         };
         for to in BitIter(targets & !(their_k | their_q)) {
-            promote::<Flip<S>, V>(self.0, board, to, delta);
+            promote::<Flip<S>, V>(self.visitor, board, to, delta);
         }
         if targets & their_k != 0 {
             promote::<Flip<ClearTheirK<S>>, V>(
-                self.0,
+                self.visitor,
                 board,
                 their_k.trailing_zeros() as usize,
                 delta,
@@ -271,7 +301,7 @@ impl<V: Visitor> Sink for VisitSink<'_, V> {
         }
         if targets & their_q != 0 {
             promote::<Flip<ClearTheirQ<S>>, V>(
-                self.0,
+                self.visitor,
                 board,
                 their_q.trailing_zeros() as usize,
                 delta,
@@ -281,7 +311,7 @@ impl<V: Visitor> Sink for VisitSink<'_, V> {
 
     #[inline(always)]
     fn en_passant<S: StatusFlags>(&mut self, board: &Board, from: usize, to: usize) {
-        self.0.en_passant::<Flip<S>>(board, sq(from), sq(to));
+        self.visitor.en_passant::<Flip<S>>(board, sq(from), sq(to));
     }
 }
 

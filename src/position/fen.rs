@@ -9,9 +9,9 @@
 //!   outermost rook on that side of the king, a file letter `A`-`H`/`a`-`h` the rook on that
 //!   file; letters in any order (`qkQK` is `KQkq`: the set is what matters), each right at
 //!   most once; `Display` writes them in the standard order `KQkq`, and
-//!   [`Position::shredder_fen`] as file letters. Chess960 castling (a king or castling rook
-//!   off standard chess's squares, or a file letter) is read and checked, then refused with
-//!   [`FenError::Chess960Unsupported`] until the generator plays it;
+//!   [`Position::shredder_fen`] as file letters. A position whose castling king or rook
+//!   stands off standard chess's squares, or whose castling field uses a file letter, is a
+//!   Chess960 position (see [`Position::is_chess960`]);
 //! - the move counters as plain digits only (`+5` is rejected, as is anything Rust's integer
 //!   parsing would take beyond digits);
 //! - any two checkers of the side to move, even pairs no move can give (two knights, two
@@ -165,17 +165,6 @@ pub enum FenError {
         /// The second right for the same side of the king.
         second: char,
     },
-    /// Chess960 castling (a king or castling rook off standard chess's squares, or a file
-    /// letter) is read but not yet played: such a position is refused rather than counted
-    /// wrongly.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::{FenError, Position};
-    /// let err = Position::from_fen("4k3/8/8/8/8/8/8/1RK4R w HB - 0 1").unwrap_err();
-    /// assert_eq!(err, FenError::Chess960Unsupported);
-    /// ```
-    Chess960Unsupported,
     /// The en-passant field is not a square or `-`.
     EnPassantSyntax,
     /// The en-passant square is not on the rank behind a pawn that just double-pushed
@@ -329,10 +318,6 @@ impl fmt::Display for FenError {
                 "invalid FEN castling rights: '{first}' and '{second}' are both on one side \
                  of the king (a side castles at most once each way)"
             ),
-            FenError::Chess960Unsupported => f.write_str(
-                "invalid FEN castling rights: Chess960 castling (a king or castling rook \
-                 off the standard squares) is not supported yet",
-            ),
             FenError::CastlingMismatch {
                 right,
                 square,
@@ -485,9 +470,6 @@ impl Position {
             _ => return Err(FenError::SideToMove),
         };
         let (castling, geometry) = parse_castling(castling, &board)?;
-        if geometry.is_chess960() {
-            return Err(FenError::Chess960Unsupported);
-        }
         let mut board = board;
         board.set_castling(geometry);
         let ep_square = parse_ep(ep, &board, side)?;
@@ -532,14 +514,19 @@ impl Position {
     }
 
     /// A position from checked parts, run on `engine`, with counters 0 and 1 and its key
-    /// computed.
+    /// computed. The board's castling squares are made canonical for `castling` (a board
+    /// from inside a walk keeps the squares of rights lost on the way).
     pub(crate) fn from_parts(
-        board: Board,
+        mut board: Board,
         side: Color,
         castling: CastlingRights,
         ep_square: Option<Square>,
         engine: Resolved,
     ) -> Position {
+        let geometry = *board.castling();
+        if geometry != CastlingGeometry::STANDARD {
+            board.set_castling(geometry.canonical(castling.bits()));
+        }
         Position {
             key: zobrist::key_of(&board, side, castling, ep_square),
             board,

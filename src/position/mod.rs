@@ -148,6 +148,53 @@ impl Position {
         self.castling
     }
 
+    /// Whether Chess960 rules apply: a castle is written king-takes-rook (`b1a1`; `e1h1` in
+    /// the standard start), and the FEN's castling field names a rook by its file where `KQkq`
+    /// would not say which. A FEN whose castling king or rook stands off standard chess's
+    /// squares, or whose castling field uses a file letter (Shredder-FEN), reads as a Chess960
+    /// position, and [`Position::into_chess960`] makes any position one. The rules differ only
+    /// in castling, so once neither side may castle the position is standard chess's again
+    /// (and equal to the same position read as such).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// assert!(!Position::startpos().is_chess960());
+    /// let pos: Position = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    ///     .parse()
+    ///     .unwrap();
+    /// assert!(pos.is_chess960());
+    /// // King g1 and rook h1 castle: the king stays, the rook goes to f1. Written
+    /// // king-takes-rook.
+    /// let pos: Position = "4k3/8/8/8/8/8/8/6KR w H - 0 1".parse().unwrap();
+    /// let castle = pos.parse_uci("g1h1").unwrap();
+    /// assert_eq!(castle.kind(), constmove::MoveKind::Castle);
+    /// ```
+    pub fn is_chess960(&self) -> bool {
+        self.board.castling().is_chess960()
+    }
+
+    /// This position under Chess960 rules (see [`Position::is_chess960`]): the standard start
+    /// becomes Chess960's position 518, whose castles are written `e1h1` and `e1a1`. The
+    /// pieces, rights and keys are unchanged; a position in which nobody may castle stays as
+    /// it is, since the rules then agree.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let pos = Position::startpos().into_chess960();
+    /// assert!(pos.is_chess960());
+    /// assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+    /// assert_eq!(pos.zobrist(), Position::startpos().zobrist());
+    /// ```
+    pub fn into_chess960(mut self) -> Position {
+        if self.castling != CastlingRights::NONE {
+            let castling = self.board.castling().with_chess960(true);
+            self.board.set_castling(castling);
+        }
+        self
+    }
+
     /// The en-passant target square, if the last move was a double push and a pawn of the side
     /// to move stands beside the pushed pawn (Polyglot's rule; the capture may still be
     /// illegal). A FEN's square that no pawn could take to is dropped, so positions reached by
@@ -375,7 +422,10 @@ impl Position {
         );
     }
 
-    /// The legal move `text` (UCI, castling as `e1g1`) names in this position.
+    /// The legal move `text` names in this position, in UCI: castling as the king's move
+    /// (`e1g1`) in standard chess and as king-takes-rook (`e1h1`) in Chess960 (see
+    /// [`Position::is_chess960`]), as [`Move`]'s `Display` writes it; the other form is
+    /// accepted too.
     ///
     /// # Examples
     /// ```
@@ -385,10 +435,23 @@ impl Position {
     /// ```
     pub fn parse_uci(&self, text: &str) -> Result<Move, UciMoveError> {
         let (from, to, promotion) = parse_uci_parts(text)?;
-        self.legal_moves()
+        let moves = self.legal_moves();
+        let exact = moves
             .iter()
+            .find(|mv| mv.from() == from && mv.to() == to && mv.kind().promotion() == promotion);
+        // A castle in the other rules' form: king-takes-rook in standard chess, the king's
+        // destination in Chess960 (no king step has those squares, or it would match above).
+        let other_form = || {
+            moves.iter().find(|mv| {
+                mv.kind() == MoveKind::Castle
+                    && mv.from() == from
+                    && promotion.is_none()
+                    && self.castle_other_form(**mv) == to
+            })
+        };
+        exact
+            .or_else(other_form)
             .copied()
-            .find(|mv| mv.from() == from && mv.to() == to && mv.kind().promotion() == promotion)
             .ok_or(UciMoveError::Illegal {
                 from,
                 to,
@@ -534,6 +597,20 @@ impl Position {
 }
 
 impl Position {
+    /// The square a castle `mv` goes to when written in the other rules' form: the rook's
+    /// square under standard rules, the king's destination under Chess960 rules.
+    fn castle_other_form(&self, mv: Move) -> Square {
+        let squares = self
+            .board
+            .castling()
+            .castle_squares(self.side, mv.from(), mv.to());
+        if self.is_chess960() {
+            squares.king_to
+        } else {
+            squares.rook_from
+        }
+    }
+
     /// Takes the rights in `lost` away (some of which are held) and returns the key change;
     /// Chess960 squares of lost rights go back to the standard ones, so that equal positions
     /// have equal boards. Out of line: most moves lose no right.
@@ -544,7 +621,8 @@ impl Position {
         let kept = held & !lost;
         self.castling = CastlingRights::from_bits(kept);
         let castling = *self.board.castling();
-        if castling.is_nonstandard() {
+        // Standard squares stay as they are until no right is left under Chess960 rules.
+        if castling.is_nonstandard() || kept == 0 && castling.is_chess960() {
             self.board.set_castling(castling.canonical(kept));
         }
         zobrist::castling_key(CastlingRights::from_bits(held ^ kept))

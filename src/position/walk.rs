@@ -168,7 +168,8 @@ impl<'a, S: StatusFlags> Node<'a, S> {
 /// Implementations should be `#[inline(always)]`: the method is inlined into the generator,
 /// once per child status.
 pub trait Children {
-    /// `child` is the node after `mv` (castling as the king's move, `e1g1`).
+    /// `child` is the node after `mv` (castling as [`Move`] writes it: `e1g1`, or `e1h1` in
+    /// Chess960).
     fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, mv: Move);
 }
 

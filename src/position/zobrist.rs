@@ -7,6 +7,13 @@
 //! move. [`Position::play`] keeps the key up to date with the deltas below; engines that
 //! hash inside their own [`crate::Visitor`] can use the same functions.
 //!
+//! Chess960: Polyglot has no Chess960 keys, so a right has its one key whatever its rook's
+//! file, as Polyglot tools and python-chess hash such positions; standard positions, and
+//! Chess960 ones whose castling rooks start in the corners, get Polyglot's keys exactly.
+//! Two positions that differ only in which rook of one side holds a right share a key, which
+//! one game never reaches. The 128-bit keys of the deep-perft tables add a key per rook file
+//! and tell them apart.
+//!
 //! [`Position::zobrist`]: crate::Position::zobrist
 //! [`Position::play`]: crate::Position::play
 

@@ -254,24 +254,48 @@ fn castling_two_rights_on_one_side() {
     }
 }
 
-/// Chess960 castling is read (each error above applies to it) but not yet played: such a
-/// position is refused, never counted with standard chess's squares.
+/// Chess960 castling is read, X-FEN or Shredder-FEN, each colour on its own: the position is
+/// a Chess960 one, and both FEN forms write it back so that it reads as the same position.
 #[test]
-fn chess960_castling_is_refused_until_it_is_played() {
-    for fen in [
-        "r3k2r/8/8/8/8/8/8/R3K2R w A - 0 1",
-        "r3k2r/8/8/8/8/8/8/R3K2R w Hh - 0 1",
-        "4k3/8/8/8/8/8/8/3K3R w K - 0 1",
-        "r4k1r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+fn chess960_castling_is_read_and_written_back() {
+    // (FEN, its X-FEN, its Shredder-FEN castling field)
+    for (fen, xfen, shredder) in [
+        ("r3k2r/8/8/8/8/8/8/R3K2R w A - 0 1", "A", "A"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w Hh - 0 1", "Hh", "Hh"),
+        ("4k3/8/8/8/8/8/8/3K3R w K - 0 1", "K", "H"),
+        ("r4k1r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "KQkq", "HAha"),
+        // Inner rooks need their file in X-FEN too; double Chess960 (other back ranks).
+        ("1r2k1rr/8/8/8/8/8/8/RR1K3R w Bg - 0 1", "Bg", "Bg"),
+        ("rk4r1/8/8/8/8/8/8/2R2KR1 w KQkq - 0 1", "KQkq", "GCga"),
+        (
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "KQkq",
+            "HFhf",
+        ),
     ] {
-        rejects(
-            fen,
-            FenError::Chess960Unsupported,
-            &FenField::Castling.to_string(),
-            &["Chess960"],
+        let position = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert!(position.is_chess960(), "{fen}");
+        let fields = |text: &str| text.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let written = position.to_string();
+        let shredder_written = position.shredder_fen().to_string();
+        assert_eq!(fields(&written)[2], xfen, "{fen}: X-FEN");
+        assert_eq!(
+            fields(&shredder_written)[2],
+            shredder,
+            "{fen}: Shredder-FEN"
         );
+        for text in [written, shredder_written] {
+            let again = Position::from_fen(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(again, position, "{fen} written as {text}");
+            assert!(again.is_chess960(), "{text}");
+        }
     }
+    // Standard squares in standard letters stay standard chess.
+    assert!(
+        !Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+            .unwrap()
+            .is_chess960()
+    );
 }
 
 #[test]

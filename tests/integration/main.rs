@@ -5,6 +5,7 @@
 
 mod common;
 
+mod chess960;
 mod differential;
 mod draws;
 mod engine_api;

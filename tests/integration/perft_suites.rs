@@ -1,6 +1,6 @@
 //! Perft counts against the public data in `../shared/perft/`: Wagner's suite and its
-//! extras, the tricky-position list, the standard-castling positions of shakmaty's list and
-//! Marcel van Kervinck's 6,838 random positions.
+//! extras, the tricky-position list, shakmaty's list (Chess960 castling included), the 960
+//! Chess960 start positions and Marcel van Kervinck's 6,838 random positions.
 //!
 //! Every count comes from the data files, never from constmove itself, and is checked on the
 //! magic backend and, where the CPU has BMI2, on the PEXT backend. The normal run checks each
@@ -160,69 +160,52 @@ fn xfen_castling_is_standard(placement: &str, castling: &str) -> bool {
     })
 }
 
-/// The positions of `shakmaty_tricky.perft` whose X-FEN castling means standard castling.
-/// The others are checked to be rejected, if at all, only for their castling field, except
-/// `max-legals-too-much-material`, which is checked to be rejected for its 28 white pieces.
-fn shakmaty_standard_positions() -> Vec<PerftEntry> {
+/// The positions of `shakmaty_tricky.perft`, castling read with X-FEN's meaning: the 8 whose
+/// castling is not standard chess's (by [`xfen_castling_is_standard`], written apart from
+/// the parser) must read as Chess960 positions, the others as standard ones.
+/// `max-legals-too-much-material` is checked to be rejected for its 28 white pieces.
+fn shakmaty_positions() -> Vec<PerftEntry> {
     let entries = load("shakmaty_tricky.perft", parse_perft_blocks);
     assert_eq!(entries.len(), 26, "shakmaty_tricky.perft has 26 positions");
     let mut included = Vec::new();
-    let mut excluded = Vec::new();
+    let mut chess960 = Vec::new();
     let mut too_much_material = Vec::new();
     for entry in entries {
         let fields: Vec<&str> = entry.fen.split_whitespace().collect();
         assert!(fields.len() >= 4, "{}: short EPD", entry.origin);
-        if let Err(
-            err @ (FenError::TooManyPieces { .. }
-            | FenError::TooManyPawns { .. }
-            | FenError::TooManyPromoted { .. }),
-        ) = constmove::Position::from_fen(&entry.fen)
-        {
-            assert_eq!(
-                err,
-                FenError::TooManyPieces {
-                    color: Color::White,
-                    count: 28
-                },
-                "{}",
-                entry.origin
-            );
-            too_much_material.push(entry.origin);
-            continue;
-        }
-        if xfen_castling_is_standard(fields[0], fields[2]) {
-            if let Err(err) = constmove::Position::from_fen(&entry.fen) {
-                panic!("{}: {:?} rejected: {err}", entry.origin, entry.fen);
+        let position = match constmove::Position::from_fen(&entry.fen) {
+            Ok(position) => position,
+            Err(err) => {
+                assert_eq!(
+                    err,
+                    FenError::TooManyPieces {
+                        color: Color::White,
+                        count: 28
+                    },
+                    "{}",
+                    entry.origin
+                );
+                too_much_material.push(entry.origin);
+                continue;
             }
-            included.push(entry);
-        } else {
-            // Read as Chess960 castling (the parser's X-FEN and this test's agree), which is
-            // refused until it is played.
-            assert_eq!(
-                constmove::Position::from_fen(&entry.fen).map(|_| ()),
-                Err(FenError::Chess960Unsupported),
-                "{}",
-                entry.origin
-            );
-            // Without castling rights the position itself must be acceptable.
-            let mut without = fields.clone();
-            without[2] = "-";
-            let without = without.join(" ");
-            if let Err(err) = constmove::Position::from_fen(&without) {
-                panic!("{}: {without:?} rejected: {err}", entry.origin);
-            }
-            excluded.push(entry.origin);
+        };
+        let standard = xfen_castling_is_standard(fields[0], fields[2]);
+        assert_eq!(position.is_chess960(), !standard, "{}", entry.origin);
+        if !standard {
+            chess960.push(entry.origin.clone());
         }
+        included.push(entry);
     }
     println!(
-        "shakmaty_tricky.perft: {} positions with standard castling meaning included, {} \
-         excluded: {excluded:?}, rejected for material: {too_much_material:?}",
+        "shakmaty_tricky.perft: {} positions, {} of them Chess960: {chess960:?}; rejected for \
+         material: {too_much_material:?}",
         included.len(),
-        excluded.len()
+        chess960.len()
     );
     // The five xfen-* positions, the Shredder-FEN `Ff` one, two-knight-checkers (king on c1)
-    // and asymmetrical-and-king-on-h (black king on h8 with `q`) are Chess960-only.
-    assert_eq!(included.len(), 17, "expected 17 standard positions");
+    // and asymmetrical-and-king-on-h (black king on h8 with `q`) are Chess960 positions.
+    assert_eq!(included.len(), 25, "expected 25 positions");
+    assert_eq!(chess960.len(), 8, "expected 8 Chess960 positions");
     assert_eq!(
         too_much_material.len(),
         1,
@@ -233,10 +216,10 @@ fn shakmaty_standard_positions() -> Vec<PerftEntry> {
 }
 
 #[test]
-fn shakmaty_standard_castling_within_budget() {
+fn shakmaty_tricky_within_budget() {
     assert_cases(
-        "shakmaty_tricky.perft standard castling (budgeted)",
-        &select_cases(&shakmaty_standard_positions(), within_budget),
+        "shakmaty_tricky.perft (budgeted)",
+        &select_cases(&shakmaty_positions(), within_budget),
     );
 }
 
@@ -289,11 +272,50 @@ fn full_tricky_positions() {
 }
 
 #[test]
-#[ignore = "every count of the standard-castling shakmaty positions"]
-fn full_shakmaty_standard_castling() {
+#[ignore = "every count of the shakmaty positions"]
+fn full_shakmaty_tricky() {
     assert_cases(
-        "shakmaty_tricky.perft standard castling (full)",
-        &select_cases(&shakmaty_standard_positions(), everything),
+        "shakmaty_tricky.perft (full)",
+        &select_cases(&shakmaty_positions(), everything),
+    );
+}
+
+fn fischer_entries() -> Vec<PerftEntry> {
+    let entries = load("fischer.epd", parse_epd);
+    assert_eq!(entries.len(), 960, "fischer.epd has 960 positions");
+    for entry in &entries {
+        let position: constmove::Position = entry.fen.parse().expect("fischer.epd parses");
+        // Shredder-FEN castling reads as Chess960; with no right left the rules agree.
+        let castling = entry.fen.split_whitespace().nth(2);
+        assert_eq!(
+            position.is_chess960(),
+            castling != Some("-"),
+            "{}: Shredder-FEN castling",
+            entry.origin
+        );
+    }
+    entries
+}
+
+/// All 960 Chess960 start positions to depth 4, and every eighth one at depth 5, on both
+/// backends: about 2.6 billion leaves per backend.
+#[test]
+fn fischer_to_depth_4_and_some_5() {
+    let entries = fischer_entries();
+    let mut cases = select_cases(&entries, |depth, _| depth <= 4);
+    assert_eq!(cases.len(), 960 * 4);
+    let every_eighth: Vec<PerftEntry> = entries.into_iter().step_by(8).collect();
+    cases.extend(select_cases(&every_eighth, |depth, _| depth == 5));
+    assert_eq!(cases.len(), 960 * 4 + 120);
+    assert_cases("fischer.epd to depth 4, every eighth at 5", &cases);
+}
+
+#[test]
+#[ignore = "every count of fischer.epd, depth 6 included: about 520 billion leaves per backend"]
+fn full_fischer() {
+    assert_cases(
+        "fischer.epd (full)",
+        &select_cases(&fischer_entries(), everything),
     );
 }
 
@@ -315,15 +337,15 @@ fn full_marcelk_random_depth_6() {
     assert_cases("marcelk_perft_random.perft depth 6", &cases);
 }
 
-/// Move lists and divide hold every root move: each depth-1 count of the standard-castling
-/// shakmaty positions equals the length of `legal_moves()` and the total of `divide`, up to
+/// Move lists and divide hold every root move: each depth-1 count of the shakmaty positions
+/// equals the length of `legal_moves()` and the total of `divide`, up to
 /// the 218-move position. (The data's 270-move position has 28 white pieces and is refused
-/// by FEN parsing, see `shakmaty_standard_positions`, so no list has to hold it.)
+/// by FEN parsing, see `shakmaty_positions`, so no list has to hold it.)
 #[test]
 fn move_lists_hold_every_root_move() {
     let mut checked = 0;
     let mut largest = 0;
-    for entry in shakmaty_standard_positions() {
+    for entry in shakmaty_positions() {
         let position: constmove::Position = entry.fen.parse().expect("included FENs parse");
         for &(depth, nodes) in entry.counts.iter().filter(|&&(depth, _)| depth == 1) {
             let listed = position.legal_moves().len() as u64;

@@ -488,9 +488,43 @@ fn suite_bad_fen_names_the_line() {
     let err = run_usage_error(&["suite", file.path()]);
     assert!(err.contains("line 3") && err.contains("FEN"), "{err:?}");
 
-    // X-FEN castling rights of the shakmaty file are rejected the same way.
+    // The shakmaty file's position with 28 white pieces is rejected the same way.
     let err = run_usage_error(&["suite", &shared("shakmaty_tricky.perft")]);
-    assert!(err.contains("line ") && err.contains("castling"), "{err:?}");
+    assert!(
+        err.contains("line 199") && err.contains("28 white pieces"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn suite_reads_chess960_castling() {
+    let out = run_ok(&["suite", &shared("fischer.epd"), "--max-nodes", "1000"]);
+    assert_eq!(out, "1846 passed, 0 failed, 3914 skipped\n");
+}
+
+#[test]
+fn chess960_castles_are_king_takes_rook() {
+    // King g1 and rook h1: the castle moves only the rook; `--chess960` writes the standard
+    // start's castles as e1h1 too.
+    let out = run_ok(&[
+        "perft",
+        "1",
+        "--divide",
+        "--fen",
+        "4k3/8/8/8/8/8/8/6KR w H - 0 1",
+    ]);
+    assert!(out.contains("g1h1 1\n"), "{out:?}");
+    let start_960 = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let out = run_ok(&["perft", "1", "--divide", "--chess960", "--fen", start_960]);
+    assert!(
+        out.contains("e1h1 1\n") && out.contains("e1a1 1\n"),
+        "{out:?}"
+    );
+    let out = run_ok(&["perft", "1", "--divide", "--fen", start_960]);
+    assert!(
+        out.contains("e1g1 1\n") && out.contains("e1c1 1\n"),
+        "{out:?}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
