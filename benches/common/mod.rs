@@ -40,6 +40,31 @@ pub fn published(id: &str, depth: u32) -> Published {
         .unwrap_or_else(|| panic!("position {id} depth {depth} is not in {path}"))
 }
 
+/// The first `count` lines of `../shared/perft/fischer.epd` (Chess960 start positions): each
+/// FEN with its published count at `depth`.
+#[allow(dead_code, reason = "used by the perft bench only")]
+pub fn fischer(count: usize, depth: u32) -> Vec<(String, u64)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join("../shared/perft/fischer.epd"))
+        .find(|path| path.exists())
+        .expect("../shared/perft/fischer.epd beside the project root");
+    let text = std::fs::read_to_string(&path).expect("read fischer.epd");
+    let field = format!("D{depth} ");
+    text.lines()
+        .take(count)
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().expect("a FEN").trim().to_string();
+            let nodes = parts
+                .find_map(|part| part.trim().strip_prefix(&field))
+                .and_then(|nodes| nodes.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no depth {depth} count in {line}"));
+            (fen, nodes)
+        })
+        .collect()
+}
+
 /// The engine path: `legal_moves` and a copy played with `play_unchecked` at every node
 /// (perft without bulk counting).
 #[allow(dead_code, reason = "used by the engine and instruction benches only")]

@@ -42,7 +42,7 @@ struct CommandHelp {
 const COMMANDS: [CommandHelp; 5] = [
     CommandHelp {
         name: "perft",
-        usage: "    constmove perft [DEPTH] [--fen FEN] [--divide] [--stats] [--json] [--threads N] [--hash SIZE] [--verify] [--backend B]
+        usage: "    constmove perft [DEPTH] [--fen FEN] [--chess960] [--divide] [--stats] [--json] [--threads N] [--hash SIZE] [--verify] [--backend B]
     constmove perft --workload FILE [--part I/N] [--results R.jsonl] [--json] [--threads N]
                     [--hash SIZE [--hash-seed N]] [--backend B]
 ",
@@ -50,6 +50,8 @@ const COMMANDS: [CommandHelp; 5] = [
                position, depth 6) and print `nodes N`, `seconds S`, `Mnps M` (million
                nodes per second), `backend NAME` (the backend that ran) and `threads T`.
                  --fen FEN   the position, as one quoted argument (or --fen=FEN)
+                 --chess960  Chess960 rules for a FEN whose castling looks standard
+                             (castles written e1h1; Chess960 FENs need no flag)
                  --divide    first print `move count` for each root move, then a blank line
                  --stats     also count the leaf moves' statistics (chessprogramming wiki
                              definitions; a few times the time, on the same threads;
@@ -95,7 +97,7 @@ const COMMANDS: [CommandHelp; 5] = [
     },
     CommandHelp {
         name: "split",
-        usage: "    constmove split DEPTH --ply K [--fen FEN]\n",
+        usage: "    constmove split DEPTH --ply K [--fen FEN] [--chess960]\n",
         text: "    split      Write the distinct positions K plies below the root (default the start
                position) as work units for `perft --workload`, one EPD line each:
                `FEN ;count N ;depth D` (N move sequences reach it, D = DEPTH - K plies
@@ -106,7 +108,9 @@ const COMMANDS: [CommandHelp; 5] = [
                    4      72,078   5.8 MB    11 MB   0.2 s
                    5     822,518    67 MB    70 MB     4 s
                    6   9,417,683   776 MB   0.9 GB   1 min
-               Out of memory, split stops with one line and status 2.
+               Out of memory, split stops with one line and status 2. Units of a
+               Chess960 root (or one given --chess960) are written so that they read
+               back under its rules.
 ",
         backend: false,
     },
@@ -159,10 +163,9 @@ const COMMANDS: [CommandHelp; 5] = [
                Exit status 1 if any count differs, 2 if nothing was checked: a file
                without counts (one line on stderr), or every count skipped (the tally,
                then one line on stderr).
-               Standard chess only: every FEN is checked before counting, and one the parser
-               rejects (e.g. Chess960/X-FEN castling rights as in fischer.epd or some of
-               shakmaty_tricky.perft) stops the suite with exit status 2 and one line naming
-               the file line and the FEN error.
+               Chess960 lines (fischer.epd, shakmaty_tricky.perft) are read as such.
+               Every FEN is checked before counting; one the parser rejects stops the
+               suite with exit status 2 and one line naming the file line and the error.
 ",
         backend: true,
     },
@@ -180,7 +183,9 @@ OPTIONS:
 const FOOTER: &str = "
 DEPTH is a whole number from 0 to 20 (depth 0 counts 1 node). Numbers are plain digits,
 without a sign. A FEN has the six standard fields (the last two may be left out); the
-castling letters may come in any order (they are written back as KQkq); a side to move
+castling field is X-FEN (KQkq, a file letter for an inner rook) or Shredder-FEN (HAha),
+letters in any order; a castling king or rook off the standard squares, or a file letter,
+makes a Chess960 position, whose castles are written king-takes-rook (g1h1); a side to move
 in check from three or more pieces is rejected (no move gives more than two checks).
 An argument starting with a UTF-8 byte-order mark is an error.
 Exit status: 0 success, 1 suite, --verify or merge mismatches, 2 bad arguments or input,

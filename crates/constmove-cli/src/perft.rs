@@ -19,7 +19,7 @@ use std::time::Instant;
 const DEFAULT_DEPTH: u32 = 6;
 
 const SPEC: Spec = Spec {
-    flags: &["--divide", "--json", "--stats", "--verify"],
+    flags: &["--chess960", "--divide", "--json", "--stats", "--verify"],
     valued: &[
         "--fen",
         "--backend",
@@ -93,6 +93,11 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     let position = match parsed.value("--fen") {
         Some(fen) => args::parse_fen(fen)?,
         None => Position::startpos(),
+    };
+    let position = if parsed.flag("--chess960") {
+        position.into_chess960()
+    } else {
+        position
     };
 
     let report = if parsed.flag("--stats") {

@@ -8,7 +8,7 @@ use constmove::{Position, try_split};
 use std::io::Write;
 
 const SPEC: Spec = Spec {
-    flags: &[],
+    flags: &["--chess960"],
     valued: &["--fen", "--ply"],
 };
 
@@ -53,6 +53,11 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     let position = match parsed.value("--fen") {
         Some(fen) => args::parse_fen(fen)?,
         None => Position::startpos(),
+    };
+    let position = if parsed.flag("--chess960") {
+        position.into_chess960()
+    } else {
+        position
     };
     let units = try_split(&position, depth, ply)
         .map_err(|error| CliError::usage(format!("split: {error}; use a smaller --ply")))?;
