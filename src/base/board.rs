@@ -15,7 +15,10 @@ use crate::base::types::{Bitboard, Color, Piece, Square};
 /// position says otherwise), so every copy carries them at no cost.
 ///
 /// `Board` is `Copy`; making a move builds a new board ([`Board::after_move`] and friends)
-/// and never changes the old one.
+/// and never changes the old one. Boards compare equal when their pieces and castling
+/// squares agree; a Chess960 board made by the `after_*` methods keeps the squares of rights
+/// its move ended, which [`crate::Position::play`] resets, so compare such boards piece by
+/// piece ([`Board::pieces`]).
 ///
 /// # Examples
 /// ```

@@ -1,7 +1,8 @@
 //! Differential tests: constmove against a deliberately simple reference move generator
 //! written here (a mailbox board, pseudo-legal moves, make the move on a copy, keep it when
-//! the mover's king is not attacked), on positions reached by fixed-seed random play from
-//! several start positions.
+//! the mover's king is not attacked; castling by the rules for standard chess and Chess960
+//! alike), on positions reached by fixed-seed random play from several start positions,
+//! Chess960 and double Chess960 ones included.
 //!
 //! For every position reached: the legal move sets agree; the move the reference chose is
 //! accepted by `Position::play` with the kind the reference gives it, and the result equals
@@ -29,12 +30,15 @@ use common::{BISHOP_DIRS, KING_STEPS, KNIGHT_STEPS, ROOK_DIRS, XorShift};
 /// An empty square in [`RefPos::board`].
 const EMPTY: u8 = b'.';
 
-/// A move of the reference generator. `promotion` is a lower-case letter or `None`.
+/// A move of the reference generator. `promotion` is a lower-case letter or `None`. A castle
+/// has `rook`, the castling rook's square, and `to` as UCI writes it: the king's destination
+/// in standard chess, the rook's square in Chess960.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct RefMove {
     from: usize,
     to: usize,
     promotion: Option<u8>,
+    rook: Option<usize>,
 }
 
 fn square_name(square: usize) -> String {
@@ -68,8 +72,10 @@ impl RefMove {
 struct RefPos {
     board: [u8; 64],
     white: bool,
-    /// `K`, `Q`, `k`, `q` in that order.
-    castling: [bool; 4],
+    /// The castling rook's square of each right held: `K`, `Q`, `k`, `q` in that order.
+    castling: [Option<usize>; 4],
+    /// Chess960 rules: castles are written king-takes-rook.
+    chess960: bool,
     ep: Option<usize>,
     halfmove: u32,
     fullmove: u32,
@@ -113,11 +119,38 @@ impl RefPos {
             }
             assert_eq!(file, 8, "reference FEN parser: bad rank in {fen:?}");
         }
-        let castling = [b'K', b'Q', b'k', b'q'].map(|c| fields[2].as_bytes().contains(&c));
+        // X-FEN and Shredder-FEN: `K`/`Q` the outermost rook on that side of the king, a file
+        // letter the rook on that file. Chess960 when a king or rook is off the standard
+        // squares or a file letter is used.
+        let mut castling = [None; 4];
+        let mut chess960 = false;
+        for letter in fields[2].bytes().filter(|&letter| letter != b'-') {
+            let white = letter.is_ascii_uppercase();
+            let base = if white { 0 } else { 56 };
+            let king = (base..base + 8)
+                .find(|&square| board[square] == colored(b'k', white))
+                .expect("a castling king on its back rank");
+            let rook = colored(b'r', white);
+            let square = match letter.to_ascii_lowercase() {
+                b'k' => (king + 1..base + 8).rev().find(|&sq| board[sq] == rook),
+                b'q' => (base..king).find(|&sq| board[sq] == rook),
+                file => {
+                    chess960 = true;
+                    Some(base + usize::from(file - b'a'))
+                }
+            }
+            .expect("a castling rook");
+            let kingside = square > king;
+            let right = usize::from(!white) * 2 + usize::from(!kingside);
+            castling[right] = Some(square);
+            let corner = if kingside { base + 7 } else { base };
+            chess960 |= king != base + 4 || square != corner;
+        }
         RefPos {
             board,
             white: fields[1] == "w",
             castling,
+            chess960,
             ep: (fields[3] != "-").then(|| parse_square_name(fields[3])),
             halfmove: fields.get(4).map_or(0, |t| t.parse().unwrap()),
             fullmove: fields.get(5).map_or(1, |t| t.parse().unwrap()),
@@ -148,10 +181,24 @@ impl RefPos {
             }
         }
         text.push_str(if self.white { " w " } else { " b " });
+        // Chess960 as Shredder-FEN (every right by its rook's file), which constmove reads
+        // under the same rules; with no right left the rules agree and nothing is written.
         let rights: String = "KQkq"
             .chars()
             .zip(self.castling)
-            .filter_map(|(c, has)| has.then_some(c))
+            .filter_map(|(c, rook)| {
+                let rook = rook?;
+                Some(if self.chess960 {
+                    let file = char::from(b'a' + (rook % 8) as u8);
+                    if c.is_ascii_uppercase() {
+                        file.to_ascii_uppercase()
+                    } else {
+                        file
+                    }
+                } else {
+                    c
+                })
+            })
             .collect();
         text.push_str(if rights.is_empty() { "-" } else { &rights });
         text.push(' ');
@@ -229,6 +276,7 @@ impl RefPos {
                 from,
                 to,
                 promotion,
+                rook: None,
             })
         };
         for from in 0..64 {
@@ -304,24 +352,42 @@ impl RefPos {
                 }
             }
         }
-        // Castling: (right index, king from, king to, rook from, squares that must be
-        // empty, squares that must not be attacked).
+        // Castling, the same rules for standard chess and Chess960: the king goes to g/c and
+        // the rook to f/d; every square either passes over or lands on is empty but for the
+        // two of them; the king is not in check and no square it passes over is attacked
+        // (where it lands is tested by the legality filter, after the move, which also
+        // catches a castling rook that shielded the king along the rank).
         let base = if self.white { 0 } else { 56 };
         let rights = if self.white { [0, 1] } else { [2, 3] };
-        let sides = [
-            (rights[0], 7, [5, 6].to_vec(), [4, 5, 6]),
-            (rights[1], 0, [1, 2, 3].to_vec(), [4, 3, 2]),
-        ];
-        for (right, rook_file, between, safe) in sides {
-            if !self.castling[right]
-                || self.board[base + 4] != colored(b'k', self.white)
-                || self.board[base + rook_file] != colored(b'r', self.white)
-                || between.iter().any(|&f| self.board[base + f] != EMPTY)
-                || safe.iter().any(|&f| self.attacked(base + f, !self.white))
-            {
+        for right in rights {
+            let Some(rook) = self.castling[right] else {
                 continue;
+            };
+            let king = self.king_square(self.white);
+            let kingside = rook > king;
+            let (king_to, rook_to) = if kingside {
+                (base + 6, base + 5)
+            } else {
+                (base + 2, base + 3)
+            };
+            let span = |a: usize, b: usize| a.min(b)..=a.max(b);
+            let path_clear = span(king, king_to)
+                .chain(span(rook, rook_to))
+                .all(|sq| sq == king || sq == rook || self.board[sq] == EMPTY);
+            // The king's own square first: a king that does not move still may not castle
+            // out of check (the rook could block the check).
+            let passed_safe = !self.attacked(king, !self.white)
+                && span(king, king_to)
+                    .filter(|&sq| sq != king_to)
+                    .all(|sq| !self.attacked(sq, !self.white));
+            if path_clear && passed_safe {
+                moves.push(RefMove {
+                    from: king,
+                    to: if self.chess960 { rook } else { king_to },
+                    promotion: None,
+                    rook: Some(rook),
+                });
             }
-            add(base + 4, base + safe[2], None);
         }
         moves
     }
@@ -330,39 +396,55 @@ impl RefPos {
     fn make(&self, mv: RefMove) -> RefPos {
         let mut next = self.clone();
         let piece = self.board[mv.from];
-        let captured = self.board[mv.to];
         let is_pawn = piece.eq_ignore_ascii_case(&b'p');
         let is_king = piece.eq_ignore_ascii_case(&b'k');
-        next.board[mv.from] = EMPTY;
-        next.board[mv.to] = match mv.promotion {
-            Some(letter) => colored(letter, self.white),
-            None => piece,
+        let captured = if mv.rook.is_some() {
+            EMPTY
+        } else {
+            self.board[mv.to]
         };
-        let en_passant = is_pawn && mv.from % 8 != mv.to % 8 && captured == EMPTY;
-        if en_passant {
-            // The captured pawn stands beside the mover's origin, on the destination's file.
-            next.board[(mv.from / 8) * 8 + mv.to % 8] = EMPTY;
-        }
-        if is_king && mv.from.abs_diff(mv.to) == 2 {
-            let (rook_from, rook_to) = if mv.to > mv.from {
-                (mv.from + 3, mv.from + 1)
+        if let Some(rook) = mv.rook {
+            // Both leave before either lands: they may swap or land on each other's squares.
+            let base = mv.from - mv.from % 8;
+            let (king_to, rook_to) = if rook > mv.from {
+                (base + 6, base + 5)
             } else {
-                (mv.from - 4, mv.from - 1)
+                (base + 2, base + 3)
             };
-            next.board[rook_to] = next.board[rook_from];
-            next.board[rook_from] = EMPTY;
+            let rook_letter = self.board[rook];
+            next.board[mv.from] = EMPTY;
+            next.board[rook] = EMPTY;
+            next.board[king_to] = piece;
+            next.board[rook_to] = rook_letter;
+        } else {
+            next.board[mv.from] = EMPTY;
+            next.board[mv.to] = match mv.promotion {
+                Some(letter) => colored(letter, self.white),
+                None => piece,
+            };
+            let en_passant = is_pawn && mv.from % 8 != mv.to % 8 && captured == EMPTY;
+            if en_passant {
+                // The captured pawn stands beside the mover's origin, on the destination's
+                // file.
+                next.board[(mv.from / 8) * 8 + mv.to % 8] = EMPTY;
+            }
         }
         if is_king {
             let own = if self.white { [0, 1] } else { [2, 3] };
             for right in own {
-                next.castling[right] = false;
+                next.castling[right] = None;
             }
         }
-        // Anything leaving or arriving on a rook corner ends that corner's right.
-        for (right, corner) in [(0, 7), (1, 0), (2, 63), (3, 56)] {
-            if mv.from == corner || mv.to == corner {
-                next.castling[right] = false;
+        // Anything leaving or arriving on a castling rook's square ends that right.
+        for right in 0..4 {
+            if let Some(rook) = self.castling[right]
+                && (mv.from == rook || mv.to == rook)
+            {
+                next.castling[right] = None;
             }
+        }
+        if next.castling.iter().all(Option::is_none) {
+            next.chess960 = false;
         }
         // constmove records the en-passant square only when an enemy pawn stands beside the
         // pawn that advanced (documented on `Position::play`); so does the reference.
@@ -415,7 +497,7 @@ impl RefPos {
             MoveKind::DoublePush
         } else if piece == b'p' && mv.from % 8 != mv.to % 8 && self.board[mv.to] == EMPTY {
             MoveKind::EnPassant
-        } else if piece == b'k' && mv.from.abs_diff(mv.to) == 2 {
+        } else if piece == b'k' && mv.rook.is_some() {
             MoveKind::Castle
         } else {
             MoveKind::Normal
@@ -634,7 +716,7 @@ fn visited_leaves(pos: &Position, depth: u32) -> u64 {
 // ---------------------------------------------------------------------------------------
 
 /// Start positions: the standard ones plus en-passant, promotion and castling heavy ones.
-const START_FENS: [&str; 15] = [
+const START_FENS: [&str; 20] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -653,6 +735,13 @@ const START_FENS: [&str; 15] = [
     "8/PPPPPPPP/8/2k5/8/7K/pppppppp/8 w - - 0 1",
     // Castling with attacked and blocked paths.
     "r3k2r/p1pp1pb1/bn2Qnp1/2qPN3/1p2P3/2N5/PPPBBPPP/R3K2R b KQkq - 3 2",
+    // Chess960 starts (fischer.epd lines 1 and 2), double Chess960 (each side its own back
+    // rank), and castling-heavy Chess960 positions: a king and rook that swap, a king on g1.
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+    "nrbkrqnb/pppppppp/8/8/8/8/PPPPPPPP/RKRBBQNN w CAeb - 0 1",
+    "r3k2r/pp3ppp/8/8/8/8/PP3PPP/2R2KR1 w GCkq - 0 1",
+    "1r4kr/p5pp/8/8/8/8/P5PP/1R4KR w HBhb - 0 1",
 ];
 
 /// Random games per start position.
@@ -698,12 +787,27 @@ fn backends() -> Vec<Backend> {
     backends
 }
 
+/// Whether two boards hold the same pieces on the same squares.
+fn same_pieces(a: &Board, b: &Board) -> bool {
+    [Color::White, Color::Black].into_iter().all(|color| {
+        Piece::ALL
+            .into_iter()
+            .all(|piece| a.pieces(color, piece) == b.pieces(color, piece))
+    })
+}
+
+/// Whether constmove's position is the reference's: the reference's FEN (Shredder-FEN castling
+/// in Chess960) read by constmove gives it, counters and rules included.
+fn same(pos: &Position, reference: &RefPos) -> bool {
+    Position::from_fen(&reference.fen()).is_ok_and(|theirs| theirs == *pos)
+}
+
 /// The checks run on every position reached.
 fn check_position(pos: &Position, reference: &RefPos, failures: &mut Failures) {
     let fen = pos.to_string();
 
     // The library's position is the reference's (ours from FEN or from our own make).
-    failures.check(fen == reference.fen(), || {
+    failures.check(same(pos, reference), || {
         format!(
             "position differs: constmove {fen:?}, reference {:?}",
             reference.fen()
@@ -751,7 +855,7 @@ fn check_position(pos: &Position, reference: &RefPos, failures: &mut Failures) {
                     "{fen:?}: play rejected legal {} ({library_move:?}): {err}",
                     mv.uci()
                 )),
-                Ok(()) => failures.check(played.to_string() == child.fen(), || {
+                Ok(()) => failures.check(same(&played, &child), || {
                     format!(
                         "{fen:?}: after {} constmove has {:?}, reference {:?}",
                         mv.uci(),
@@ -792,7 +896,9 @@ fn check_position(pos: &Position, reference: &RefPos, failures: &mut Failures) {
             rights.has(Color::Black, true),
             rights.has(Color::Black, false),
         ];
-        let ok = *child.board() == v.child
+        // The pieces: a board made by a visitor keeps the castling squares of rights lost on
+        // the way, which `play` resets.
+        let ok = same_pieces(child.board(), &v.child)
             && v.white == (child.side_to_move() == Color::White)
             && v.ep == child.ep_square().is_some()
             && v.castling == expected;
@@ -804,7 +910,7 @@ fn check_position(pos: &Position, reference: &RefPos, failures: &mut Failures) {
                 v.white,
                 v.ep,
                 v.castling,
-                *child.board() == v.child,
+                same_pieces(child.board(), &v.child),
                 child.to_string()
             )
         });
@@ -899,7 +1005,7 @@ fn walk(start: &str, seed: u64, backends: &[Backend], failures: &mut Failures) -
                 break;
             }
             reference = reference.make(mv);
-            if pos.to_string() != reference.fen() {
+            if !same(&pos, &reference) {
                 // Reported by check_position on the next round; stop this game so one
                 // divergence does not cascade.
                 check_position(&pos, &reference, failures);
@@ -923,8 +1029,19 @@ fn reference_generator_knows_the_published_counts() {
         "tricky_positions.csv",
         common::parse_tricky_csv,
     ));
+    // Chess960: the first 40 start positions and shakmaty's tricky ones (X-FEN castling).
+    entries.extend(
+        common::load("fischer.epd", common::parse_epd)
+            .into_iter()
+            .take(40),
+    );
+    entries.extend(common::load(
+        "shakmaty_tricky.perft",
+        common::parse_perft_blocks,
+    ));
+    entries.retain(|entry| Position::from_fen(&entry.fen).is_ok());
     let cases = common::select_cases(&entries, |_, nodes| nodes <= REFERENCE_BUDGET);
-    assert!(cases.len() >= 300, "only {} counts selected", cases.len());
+    assert!(cases.len() >= 400, "only {} counts selected", cases.len());
     let mut failures = Failures::default();
     for case in &cases {
         let got = ref_perft(&RefPos::from_fen(&case.fen), case.depth);
