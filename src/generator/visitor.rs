@@ -134,15 +134,17 @@ impl<'a, V> VisitSink<'a, V> {
     pub(crate) fn new(visitor: &'a mut V, board: &Board) -> Self {
         let castling = board.castling();
         let rook = |color, kingside| castling.rook_square(color, kingside).bit();
-        VisitSink {
-            visitor,
-            rooks: [
+        let rooks = if castling.is_nonstandard() {
+            [
                 rook(Color::White, true),
                 rook(Color::White, false),
                 rook(Color::Black, true),
                 rook(Color::Black, false),
-            ],
-        }
+            ]
+        } else {
+            [1 << 7, 1, 1 << 63, 1 << 56]
+        };
+        VisitSink { visitor, rooks }
     }
 
     /// The castling rook square of `white`'s right to the `kingside` (or queen side).
@@ -177,8 +179,8 @@ fn sq(index: usize) -> Square {
 }
 
 /// Visits `from` → each of `targets` with kind `K`, where `M` is the status after the mover's
-/// own right changes. A capture on the square of the opponent's castling rook while it still has that right
-/// takes the rook and the right with it.
+/// own right changes. A capture on the square of the opponent's castling rook while it still
+/// has that right takes the rook and the right with it.
 #[inline(always)]
 fn split_corners<M: StatusFlags, K: Kind, V: Visitor>(
     sink: &mut VisitSink<'_, V>,
