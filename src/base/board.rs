@@ -2,7 +2,7 @@
 //! move. The mover's colour is a plain argument: callers pass a constant (`!C::WHITE`) and the
 //! `#[inline(always)]` bodies fold into straight-line code with no branch on colour.
 
-use crate::base::castling::CastlingGeometry;
+use crate::base::castling::{CastleSquares, CastlingGeometry};
 use crate::base::geometry::en_passant_victim;
 use crate::base::types::{Bitboard, Color, Piece, Square};
 
@@ -334,9 +334,15 @@ impl Board {
         next
     }
 
-    /// [`Board::after_castle`] in place.
+    /// [`Board::after_castle`] in place; where the king and the rook went, for callers that
+    /// keep a hash.
     #[inline(always)]
-    pub(crate) fn apply_castle(&mut self, mover: Color, king_from: Square, target: Square) {
+    pub(crate) fn apply_castle(
+        &mut self,
+        mover: Color,
+        king_from: Square,
+        target: Square,
+    ) -> CastleSquares {
         let squares = self.castling.castle_squares(mover, king_from, target);
         // Exclusive or, not or: in Chess960 the king may stay put, land on the rook's square
         // or swap with it.
@@ -345,6 +351,7 @@ impl Board {
         self.pieces[mover as usize][Piece::King as usize] ^= king;
         self.pieces[mover as usize][Piece::Rook as usize] ^= rook;
         self.colors[mover as usize] ^= king ^ rook;
+        squares
     }
 }
 

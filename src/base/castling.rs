@@ -162,6 +162,17 @@ impl CastlingGeometry {
         self.king_file[color as usize]
     }
 
+    /// What `color`'s castle to the `kingside` (or queen side) is written as: the king's
+    /// destination in standard rules, the castling rook's square in Chess960 rules.
+    #[inline(always)]
+    pub(crate) const fn castle_target(&self, color: Color, kingside: bool) -> Square {
+        if self.is_chess960() {
+            self.rook_square(color, kingside)
+        } else {
+            Square::from_index(back_rank(color) + destination_files(kingside).0 as u32)
+        }
+    }
+
     /// The squares of `color`'s castle written `king_from` → `target`: the king's destination
     /// in standard rules, the rook's square in Chess960 rules; the side is where `target`
     /// lies from the king either way.

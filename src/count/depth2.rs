@@ -460,6 +460,18 @@ impl<S, B> Collect<S, B> {
     }
 }
 
+impl<S: StatusFlags, B: Engine> Collect<S, B> {
+    /// Counts a child (status `C`, en-passant square `ep`) at once instead of batching it.
+    #[inline(always)]
+    fn count_now<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
+        let mut child = *parent;
+        make(&mut child);
+        // SAFETY: a Collect<S, B> runs only inside B's entry (`depth2_node`), so the CPU
+        // supports B.
+        self.nodes += unsafe { count_entry::<C, B>(&child, ep) };
+    }
+}
+
 impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
     #[inline(always)]
     fn descend<C: StatusFlags>(
@@ -487,11 +499,7 @@ impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
             }
             batch.len += 1;
         } else {
-            let mut child = *parent;
-            make(&mut child);
-            // SAFETY: a Collect<S, B> runs only inside B's entry (`depth2_node`), so the CPU
-            // supports B.
-            self.nodes += unsafe { count_entry::<C, B>(&child, ep) };
+            self.count_now::<C>(parent, make, ep);
         }
     }
 
@@ -506,10 +514,7 @@ impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
         // leave both colours' squares as they were: the batch, which sorts children by the
         // squares they change, would take it for a quiet move that changed nothing.
         if parent.castling().is_nonstandard() {
-            let mut child = *parent;
-            make(&mut child);
-            // SAFETY: as in `descend`.
-            self.nodes += unsafe { count_entry::<C, B>(&child, 0) };
+            self.count_now::<C>(parent, make, 0);
         } else {
             self.descend::<C>(parent, make, mv, 0);
         }

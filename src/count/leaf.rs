@@ -112,7 +112,9 @@ impl<D: Descend> Visitor for MakeChildren<D> {
     }
     #[inline(always)]
     fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
-        let make = |child: &mut Board| child.apply_castle(mover::<C>(), from, to);
+        let make = |child: &mut Board| {
+            child.apply_castle(mover::<C>(), from, to);
+        };
         let mv = Move::new(from, to, MoveKind::Castle);
         self.0.descend_castle::<C>(board, make, mv);
     }

@@ -92,7 +92,9 @@ impl ChildMove {
         let mut child = *parent;
         match self.kind {
             ChildKind::Plain => child.apply_move(mover, self.piece, self.from, self.to),
-            ChildKind::Castle => child.apply_castle(mover, self.from, self.to),
+            ChildKind::Castle => {
+                child.apply_castle(mover, self.from, self.to);
+            }
             ChildKind::EnPassant => child.apply_en_passant(mover, self.from, self.to),
             ChildKind::Promotion(piece) => child.apply_promotion(mover, self.from, self.to, piece),
         }

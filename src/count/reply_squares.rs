@@ -25,6 +25,7 @@
 
 use crate::base::attacks::{self, shift};
 use crate::base::board::Board;
+use crate::base::castling::CastlingGeometry;
 use crate::base::geometry::{
     KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, back_rank_base, double_push_rank,
     pawn_push,
@@ -113,7 +114,8 @@ impl ReplySquares {
         let mut king_zone = 0;
         let castling = board.castling();
         if (S::THEIR_K || S::THEIR_Q) && castling.is_nonstandard() {
-            let (zone, squares) = chess960_king_squares(board, replier, [S::THEIR_K, S::THEIR_Q]);
+            let (zone, squares) =
+                chess960_king_squares(castling, own, replier, [S::THEIR_K, S::THEIR_Q]);
             king_zone |= zone;
             king_squares |= squares;
         } else {
@@ -158,14 +160,17 @@ impl ReplySquares {
     }
 }
 
-/// The castling part of [`ReplySquares::king`] on Chess960 squares, for the `replier`'s
-/// rights `held` (king side, queen side): the paths that must be empty (when no piece of
-/// its own stands on one) and the king's squares among them. The castling rook's pin is on `lines` already: they run past
-/// the first piece to the second.
+/// The castling part of [`ReplySquares::king`] on the Chess960 squares of `castling`, for
+/// the `replier`'s rights `held` (king side, queen side) and pieces `own`: the paths that
+/// must be empty (when no piece of its own stands on one) and the king's squares among them.
+/// The castling rook's pin is on `lines` already: they run past the first piece to the second.
 #[inline(always)]
-fn chess960_king_squares(board: &Board, replier: Color, held: [bool; 2]) -> (u64, u64) {
-    let castling = board.castling();
-    let own = board.color_bits(replier);
+fn chess960_king_squares(
+    castling: &CastlingGeometry,
+    own: u64,
+    replier: Color,
+    held: [bool; 2],
+) -> (u64, u64) {
     let (mut zone, mut squares) = (0, 0);
     for (held, kingside) in [(held[0], true), (held[1], false)] {
         let path = castling.block(replier, kingside);

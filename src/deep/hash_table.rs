@@ -128,29 +128,24 @@ impl TableKeys {
         self.piece[color as usize][piece as usize][square.index() & 63]
     }
 
-    /// The status part of a key: the status with index `status` and, if it has one (bit 1),
-    /// the en-passant square.
+    /// The status part of a key: the status with index `status`; if it has one (bit 1), the
+    /// en-passant square; and for each right held whose rook does not start in its corner,
+    /// that rook's file (standard chess adds nothing there). Only held rights are read, so a
+    /// board whose lost rights' squares are stale gets the key of its canonical form.
     #[inline(always)]
-    fn status(&self, status: u8, ep: u8) -> u128 {
+    fn status(&self, board: &Board, status: u8, ep: u8) -> u128 {
         let ep_key = if status & 2 != 0 {
             self.ep[ep as usize & 63]
         } else {
             0
         };
-        self.status[status as usize & 63] ^ ep_key
-    }
-
-    /// The castling part of a key: for each right in `status` whose rook does not start in
-    /// its corner, that rook's file. Standard chess adds nothing. Only held rights are read,
-    /// so a board whose lost rights' squares are stale gets the key of its canonical form.
-    #[inline(always)]
-    fn castling(&self, board: &Board, status: u8) -> u128 {
+        let key = self.status[status as usize & 63] ^ ep_key;
         let castling = board.castling();
         if !castling.is_nonstandard() {
-            return 0;
+            return key;
         }
         core::hint::cold_path();
-        let mut key = 0;
+        let mut rook_keys = 0;
         for (index, (color, kingside)) in [
             (Color::White, true),
             (Color::White, false),
@@ -163,16 +158,16 @@ impl TableKeys {
             let file = castling.rook_square(color, kingside).file() as usize;
             let corner = if kingside { 7 } else { 0 };
             if status & 4 << index != 0 && file != corner {
-                key ^= self.rook_file[index][file & 7];
+                rook_keys ^= self.rook_file[index][file & 7];
             }
         }
-        key
+        key ^ rook_keys
     }
 
     /// The key of a board with status index `status` and en-passant square `ep`, from
     /// scratch.
     fn full(&self, board: &Board, status: u8, ep: u8) -> u128 {
-        let mut key = self.status(status, ep) ^ self.castling(board, status);
+        let mut key = self.status(board, status, ep);
         for color in [Color::White, Color::Black] {
             for piece in Piece::ALL {
                 for square in board.pieces(color, piece) {
@@ -648,7 +643,7 @@ unsafe fn hashed<B: Engine>(
         return nodes;
     }
     let mut children = HashedChildren::<B> {
-        base: key ^ context.keys.status(status, ep) ^ context.keys.castling(board, status),
+        base: key ^ context.keys.status(board, status, ep),
         child_depth: depth - 1,
         // The children of a depth-3 node are depth-2 subtrees, each only a few hundred
         // nanoseconds of counting: a first pass starts loading all their buckets, so the
@@ -688,10 +683,7 @@ impl<B: Engine> ChildAction for HashedChildren<'_, '_, B> {
         // Bit 0 of the status is "white to move": the mover is the other side.
         let mover = Color::from_white(status & 1 == 0);
         let keys = self.context.keys;
-        let key = self.base
-            ^ keys.status(status, ep)
-            ^ keys.castling(child, status)
-            ^ move_delta(keys, parent, mv, mover);
+        let key = self.base ^ keys.status(child, status, ep) ^ move_delta(keys, parent, mv, mover);
         if self.prefetch {
             self.context.table.prefetch(key);
             return;

@@ -21,8 +21,9 @@ use crate::slider::Lookup;
 pub(crate) trait Sink {
     /// King steps from `from` to each square of `targets`.
     fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64);
-    /// Castling by the king on `king_from`, written as the move `king_from` → `target`
-    /// ([`castle_target`]: the king's destination, or the rook's square in Chess960 rules).
+    /// Castling by the king on `king_from`, written as the move `king_from` → `target`: the
+    /// king's destination, or the rook's square in Chess960 rules
+    /// ([`crate::base::castling::CastlingGeometry::castle_target`]).
     fn castle<S: StatusFlags>(&mut self, board: &Board, king_from: usize, target: usize);
     /// Moves of a knight, bishop, rook or queen from `from`.
     fn piece<S: StatusFlags>(&mut self, board: &Board, piece: Piece, from: usize, targets: u64);
@@ -151,18 +152,6 @@ pub(crate) fn king_moves<S: StatusFlags, B: Lookup, M: Material>(
         steps: candidates & !attacked_squares,
         king_side: king_side && king_side_squares & attacked_squares == 0,
         queen_side: queen_side && queen_side_squares & attacked_squares == 0,
-    }
-}
-
-/// What a castle to the `kingside` (or queen side) of `us` is written as: the king's
-/// destination in standard rules, the castling rook's square in Chess960 rules.
-#[inline(always)]
-pub(crate) fn castle_target(board: &Board, us: Color, kingside: bool) -> usize {
-    let castling = board.castling();
-    if castling.is_chess960() {
-        castling.rook_square(us, kingside).index()
-    } else {
-        back_rank_base(us == Color::White) + if kingside { 6 } else { 2 }
     }
 }
 
@@ -376,10 +365,18 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: Lookup, M: Material, K: Sin
     let king_moves = king_moves::<S, B, M>(board, in_check, without_king, masks.pin_hv, king_reach);
     sink.king::<S>(board, king, king_moves.steps);
     if king_moves.king_side {
-        sink.castle::<S>(board, king, castle_target(board, us, true));
+        sink.castle::<S>(
+            board,
+            king,
+            board.castling().castle_target(us, true).index(),
+        );
     }
     if king_moves.queen_side {
-        sink.castle::<S>(board, king, castle_target(board, us, false));
+        sink.castle::<S>(
+            board,
+            king,
+            board.castling().castle_target(us, false).index(),
+        );
     }
 
     let movable = !ours & masks.checkmask;

@@ -665,7 +665,6 @@ fn parse_castling(
     // The letter that gave each right, for the same-side error.
     let mut given = [' '; 4];
     let mut file_letters = false;
-    let mut nonstandard = false;
     if text == "-" {
         return Ok((rights, geometry));
     }
@@ -751,17 +750,13 @@ fn parse_castling(
         }
         given[index] = letter;
         rights = rights.with(color, kingside);
-        let standard_rook = if kingside { 7 } else { 0 };
-        if king.file() != 4 || rook_file != standard_rook {
-            nonstandard = true;
-            geometry = geometry.with_right(color, kingside, king.file(), rook_file);
-        }
+        geometry = geometry.with_right(color, kingside, king.file(), rook_file);
     }
-    if !nonstandard && !file_letters {
-        return Ok((rights, CastlingGeometry::STANDARD));
-    }
+    // Here a letter named an inner or off-corner rook or a file: `standard_castling` took
+    // the rest.
     let geometry = geometry.canonical(rights.bits());
-    Ok((rights, geometry.with_chess960(true)))
+    let chess960 = file_letters || geometry.is_nonstandard();
+    Ok((rights, geometry.with_chess960(chess960)))
 }
 
 fn parse_ep(text: &str, board: &Board, side: Color) -> Result<Option<Square>, FenError> {

@@ -523,15 +523,7 @@ impl Position {
         let mut captured = false;
         match code {
             MoveKind::CASTLE => {
-                let squares = self.board.castling().castle_squares(us, from, to);
-                // Exclusive or: a Chess960 king may stay put or swap with its rook.
-                self.board
-                    .toggle(us, Piece::King, from.bit() ^ squares.king_to.bit());
-                self.board.toggle(
-                    us,
-                    Piece::Rook,
-                    squares.rook_from.bit() ^ squares.rook_to.bit(),
-                );
+                let squares = self.board.apply_castle(us, from, to);
                 key ^= zobrist::piece_key(us, Piece::King, squares.king_to)
                     ^ zobrist::piece_key(us, Piece::Rook, squares.rook_from)
                     ^ zobrist::piece_key(us, Piece::Rook, squares.rook_to);

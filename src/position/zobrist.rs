@@ -19,7 +19,7 @@
 
 use crate::base::attacks::POLYGLOT_KEYS;
 use crate::base::board::Board;
-use crate::base::castling::CastleSquares;
+use crate::base::castling::CastlingGeometry;
 use crate::base::chess_move::{Move, MoveKind};
 use crate::base::geometry::en_passant_victim;
 use crate::base::types::{Color, Piece, Square};
@@ -160,20 +160,19 @@ pub fn placement_delta(board: &Board, mover: Color, mv: Move) -> u64 {
         MoveKind::Castle => None,
         _ => board.piece_of(!mover, mv.to()),
     };
-    let castle = board.castling().castle_squares(mover, mv.from(), mv.to());
-    move_delta(mover, piece, captured, mv, &castle)
+    move_delta(mover, piece, captured, mv, board.castling())
 }
 
 /// [`placement_delta`] once the moving `piece` and the piece `captured` on the destination
-/// (none for en passant and castling) are known, and where a castle's pieces go (read only
-/// for a castle).
+/// (none for en passant and castling) are known; `castling` says where a castle's pieces
+/// go.
 #[inline(always)]
 pub(crate) fn move_delta(
     mover: Color,
     piece: Piece,
     captured: Option<Piece>,
     mv: Move,
-    castle: &CastleSquares,
+    castling: &CastlingGeometry,
 ) -> u64 {
     let (from, to) = (mv.from(), mv.to());
     let mut delta = piece_key(mover, piece, from);
@@ -189,6 +188,7 @@ pub(crate) fn move_delta(
                 ^ piece_key(!mover, Piece::Pawn, en_passant_victim(mover, to));
         }
         MoveKind::Castle => {
+            let castle = castling.castle_squares(mover, from, to);
             delta ^= piece_key(mover, Piece::King, castle.king_to)
                 ^ piece_key(mover, Piece::Rook, castle.rook_from)
                 ^ piece_key(mover, Piece::Rook, castle.rook_to);
