@@ -114,3 +114,31 @@ fn castles_play_and_read_in_both_forms() {
     let start: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
     assert_eq!(start.parse_uci("e1h1"), start.parse_uci("e1g1"));
 }
+
+/// Every Scharnagl number gives python-chess's starting position (`tests/data/
+/// chess960_starts.txt`, written by the script beside it), under Chess960 rules.
+#[test]
+fn chess960_startpos_follows_scharnagl_numbers() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/chess960_starts.txt"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let ranks: Vec<&str> = text.lines().collect();
+    assert_eq!(ranks.len(), 960, "chess960_starts.txt has 960 back ranks");
+    for (number, rank) in ranks.iter().enumerate() {
+        let fen = format!(
+            "{}/pppppppp/8/8/8/8/PPPPPPPP/{rank} w KQkq - 0 1",
+            rank.to_lowercase()
+        );
+        let expected = fen
+            .parse::<Position>()
+            .expect("the data parses")
+            .into_chess960();
+        let got = Position::chess960_startpos(number as u32).expect("a number under 960");
+        assert_eq!(got, expected, "position {number}");
+        assert!(got.is_chess960(), "position {number}");
+    }
+    assert_eq!(Position::chess960_startpos(960), None);
+    assert_eq!(Position::chess960_startpos(u32::MAX), None);
+}
