@@ -123,8 +123,9 @@ impl<S: StatusFlags, V: Visitor> Operation for VisitOp<'_, S, V> {
 pub(crate) struct VisitSink<'a, V> {
     visitor: &'a mut V,
     /// The start squares of the castling rooks as bitboards, by right (White king side and
-    /// queen side, then Black's): corners in standard chess. Read from the board once per
-    /// node; the statuses that hold no right never read them, so they are never computed.
+    /// queen side, then Black's): the corner constants unless a held right's rook is off its
+    /// corner, else read from the board once per node. The statuses that hold no right never
+    /// read them, so they are never computed.
     rooks: [u64; 4],
 }
 
