@@ -57,6 +57,7 @@
 //! Chess960). A castling king or rook off standard chess's squares, or a file letter, makes
 //! a Chess960 position ([`Position::is_chess960`]; [`Position::into_chess960`] for any
 //! position): every count, walk and table plays its castles, written king-takes-rook.
+//! [`Position::chess960_startpos`] builds the 960 starting positions by Scharnagl number.
 //! ```
 //! use constmove::{perft, Position};
 //! let pos: Position = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
@@ -64,6 +65,9 @@
 //!     .unwrap();
 //! assert_eq!(perft(&pos, 3), 12_189);
 //! assert!(pos.parse_uci("g1h1").is_err()); // king side: the rook f1 is in the way
+//! // BQNNRKRB: king f1 and rook g1 may swap on the first move.
+//! let start = Position::chess960_startpos(3).unwrap();
+//! assert_eq!(start.parse_uci("f1g1").unwrap().kind(), constmove::MoveKind::Castle);
 //! ```
 //!
 //! ## Draws
