@@ -5,7 +5,7 @@
 
 use crate::base::attacks;
 use crate::base::board::Board;
-use crate::base::castling::right_index;
+use crate::base::castling::{CastlingGeometry, right_index};
 use crate::base::status::{
     ClearOurBoth, ClearOurK, ClearOurQ, ClearTheirK, ClearTheirQ, Flip, FlipSetEp, StatusFlags,
 };
@@ -134,16 +134,10 @@ impl<'a, V> VisitSink<'a, V> {
     #[inline(always)]
     pub(crate) fn new(visitor: &'a mut V, board: &Board) -> Self {
         let castling = board.castling();
-        let rook = |color, kingside| castling.rook_square(color, kingside).bit();
         let rooks = if castling.is_nonstandard() {
-            [
-                rook(Color::White, true),
-                rook(Color::White, false),
-                rook(Color::Black, true),
-                rook(Color::Black, false),
-            ]
+            castling_rooks(castling)
         } else {
-            [1 << 7, 1, 1 << 63, 1 << 56]
+            STANDARD_ROOKS
         };
         VisitSink { visitor, rooks }
     }
@@ -154,6 +148,20 @@ impl<'a, V> VisitSink<'a, V> {
         self.rooks[right_index(Color::from_white(white), kingside)]
     }
 }
+
+/// The castling rooks' start squares of `castling` as bitboards, by right index.
+#[inline(always)]
+const fn castling_rooks(castling: &CastlingGeometry) -> [u64; 4] {
+    [
+        castling.rook_square(Color::White, true).bit(),
+        castling.rook_square(Color::White, false).bit(),
+        castling.rook_square(Color::Black, true).bit(),
+        castling.rook_square(Color::Black, false).bit(),
+    ]
+}
+
+/// Standard chess's corners, as constants.
+const STANDARD_ROOKS: [u64; 4] = castling_rooks(&CastlingGeometry::STANDARD);
 
 /// One piece kind's visitor method, callable with any child status.
 trait Kind {
