@@ -208,16 +208,20 @@ fn split_corners<M: StatusFlags, K: Kind, V: Visitor>(
         0
     };
     let v = &mut *sink.visitor;
-    for to in BitIter(targets & !(their_k | their_q)) {
+    let corners = their_k | their_q;
+    for to in BitIter(targets & !corners) {
         K::call::<Flip<M>, V>(v, board, sq(from), sq(to));
     }
-    if targets & their_k != 0 {
-        let to = their_k.trailing_zeros() as usize;
-        K::call::<Flip<ClearTheirK<M>>, V>(v, board, sq(from), sq(to));
-    }
-    if targets & their_q != 0 {
-        let to = their_q.trailing_zeros() as usize;
-        K::call::<Flip<ClearTheirQ<M>>, V>(v, board, sq(from), sq(to));
+    // One test for both rooks: taking one is rare.
+    if targets & corners != 0 {
+        if targets & their_k != 0 {
+            let to = their_k.trailing_zeros() as usize;
+            K::call::<Flip<ClearTheirK<M>>, V>(v, board, sq(from), sq(to));
+        }
+        if targets & their_q != 0 {
+            let to = their_q.trailing_zeros() as usize;
+            K::call::<Flip<ClearTheirQ<M>>, V>(v, board, sq(from), sq(to));
+        }
     }
 }
 
@@ -299,24 +303,28 @@ impl<V: Visitor> Sink for VisitSink<'_, V> {
         } else {
             0
         };
-        for to in BitIter(targets & !(their_k | their_q)) {
+        let corners = their_k | their_q;
+        for to in BitIter(targets & !corners) {
             promote::<Flip<S>, V>(self.visitor, board, to, delta);
         }
-        if targets & their_k != 0 {
-            promote::<Flip<ClearTheirK<S>>, V>(
-                self.visitor,
-                board,
-                their_k.trailing_zeros() as usize,
-                delta,
-            );
-        }
-        if targets & their_q != 0 {
-            promote::<Flip<ClearTheirQ<S>>, V>(
-                self.visitor,
-                board,
-                their_q.trailing_zeros() as usize,
-                delta,
-            );
+        // One test for both rooks, as in `split_corners`.
+        if targets & corners != 0 {
+            if targets & their_k != 0 {
+                promote::<Flip<ClearTheirK<S>>, V>(
+                    self.visitor,
+                    board,
+                    their_k.trailing_zeros() as usize,
+                    delta,
+                );
+            }
+            if targets & their_q != 0 {
+                promote::<Flip<ClearTheirQ<S>>, V>(
+                    self.visitor,
+                    board,
+                    their_q.trailing_zeros() as usize,
+                    delta,
+                );
+            }
         }
     }
 
