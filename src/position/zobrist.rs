@@ -19,7 +19,6 @@
 
 use crate::base::attacks::POLYGLOT_KEYS;
 use crate::base::board::Board;
-use crate::base::castling::CastlingGeometry;
 use crate::base::chess_move::{Move, MoveKind};
 use crate::base::geometry::en_passant_victim;
 use crate::base::types::{Color, Piece, Square};
@@ -156,24 +155,6 @@ pub fn placement_delta(board: &Board, mover: Color, mv: Move) -> u64 {
     let Some(piece) = board.piece_of(mover, mv.from()) else {
         return 0;
     };
-    let captured = match mv.kind() {
-        MoveKind::Castle => None,
-        _ => board.piece_of(!mover, mv.to()),
-    };
-    move_delta(mover, piece, captured, mv, board.castling())
-}
-
-/// [`placement_delta`] once the moving `piece` and the piece `captured` on the destination
-/// (none for en passant and castling) are known; `castling` says where a castle's pieces
-/// go.
-#[inline(always)]
-pub(crate) fn move_delta(
-    mover: Color,
-    piece: Piece,
-    captured: Option<Piece>,
-    mv: Move,
-    castling: &CastlingGeometry,
-) -> u64 {
     let (from, to) = (mv.from(), mv.to());
     let mut delta = piece_key(mover, piece, from);
     match mv.kind() {
@@ -188,13 +169,16 @@ pub(crate) fn move_delta(
                 ^ piece_key(!mover, Piece::Pawn, en_passant_victim(mover, to));
         }
         MoveKind::Castle => {
-            let castle = castling.castle_squares(mover, from, to);
-            delta ^= piece_key(mover, Piece::King, castle.king_to)
+            // The king may land on its own rook's square in Chess960: nothing is taken.
+            let castle = board.castling().castle_squares(mover, from, to);
+            return delta
+                ^ piece_key(mover, Piece::King, castle.king_to)
                 ^ piece_key(mover, Piece::Rook, castle.rook_from)
                 ^ piece_key(mover, Piece::Rook, castle.rook_to);
         }
     }
-    if let Some(captured) = captured {
+    // En passant's victim is not on `to`, so this finds nothing for it.
+    if let Some(captured) = board.piece_of(!mover, to) {
         delta ^= piece_key(!mover, captured, to);
     }
     delta
@@ -210,5 +194,38 @@ mod tests {
         keys.sort_unstable();
         keys.dedup();
         assert_eq!(keys.len(), 781);
+    }
+
+    /// `placement_delta` against the keys `play` keeps, for every legal move of positions
+    /// with captures, castles both ways, en passant, promotions with and without capture, and
+    /// a Chess960 castle whose king lands on its rook's square.
+    #[test]
+    fn placement_delta_matches_the_played_keys() {
+        use crate::position::Position;
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "1r3k2/8/8/8/8/8/8/R4KR1 w GAb - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let position: Position = fen.parse().unwrap();
+            let mover = position.side;
+            for &mv in position.legal_moves().iter() {
+                let mut child = position.clone();
+                child.play_unchecked(mv);
+                let status = white_to_move_key()
+                    ^ castling_key(CastlingRights::from_bits(
+                        position.castling.bits() ^ child.castling.bits(),
+                    ))
+                    ^ en_passant_square_key(position.ep_square)
+                    ^ en_passant_square_key(child.ep_square);
+                let delta = placement_delta(&position.board, mover, mv);
+                assert_eq!(position.key ^ delta ^ status, child.key, "{mv} in {fen}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked} moves checked");
     }
 }
