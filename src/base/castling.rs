@@ -222,6 +222,21 @@ impl CastlingGeometry {
         (self.block[right_index(color, kingside)] as u64) << back_rank(color)
     }
 
+    /// Whether `color`'s castle to the `kingside` (or queen side) has its way clear, given its
+    /// back rank as one bit per file: `occupied` (everything but the king) and `pinned` (the
+    /// rank-and-file pin mask). The squares between must be empty and the rook not pinned.
+    #[inline(always)]
+    pub(crate) const fn path_open(
+        &self,
+        color: Color,
+        kingside: bool,
+        occupied: u8,
+        pinned: u8,
+    ) -> bool {
+        let index = right_index(color, kingside);
+        (occupied & self.block[index]) | (pinned & (1 << self.rook_file[index])) == 0
+    }
+
     /// The squares the king passes over or lands on, its start excluded.
     #[inline(always)]
     pub(crate) const fn safe(&self, color: Color, kingside: bool) -> u64 {

@@ -97,46 +97,40 @@ pub(crate) fn king_moves<S: StatusFlags, B: Lookup, M: Material>(
     let castling = board.castling();
     // Castling needs the right, no check and the squares between king and rook empty; then
     // the squares the king crosses and lands on must be safe (b need only be empty).
-    let (king_side_squares, queen_side_squares, king_side, queen_side) =
-        if (S::OUR_K || S::OUR_Q) && castling.is_nonstandard() {
-            // Chess960 squares, read from the board. A standard corner rook cannot be pinned
-            // to its king (it would shield the king from a slider beyond it), so only this
-            // path asks. Inline: a call here would cost every generator a register save.
-            let open = |kingside: bool| {
-                let rook = castling.rook_square(us, kingside).bit();
-                !in_check && (without_king & castling.block(us, kingside)) | (pin_hv & rook) == 0
-            };
-            let king_side = S::OUR_K && open(true);
-            let queen_side = S::OUR_Q && open(false);
-            (
-                if king_side {
-                    castling.safe(us, true)
-                } else {
-                    0
-                },
-                if queen_side {
-                    castling.safe(us, false)
-                } else {
-                    0
-                },
-                king_side,
-                queen_side,
-            )
-        } else {
-            let base = back_rank_base(S::WHITE);
-            let king_side = S::OUR_K && !in_check && without_king & (KING_SIDE_PATH << base) == 0;
-            let queen_side = S::OUR_Q && !in_check && without_king & (QUEEN_SIDE_PATH << base) == 0;
-            (
-                if king_side { KING_SIDE_PATH << base } else { 0 },
-                if queen_side {
-                    QUEEN_SIDE_KING_SQUARES << base
-                } else {
-                    0
-                },
-                king_side,
-                queen_side,
-            )
-        };
+    let (king_side_squares, queen_side_squares, king_side, queen_side) = if (S::OUR_K || S::OUR_Q)
+        && castling.is_nonstandard()
+    {
+        // Chess960 squares, read from the board. A standard corner rook cannot be pinned
+        // to its king (it would shield the king from a slider beyond it), so only this
+        // path asks. Inline: a call here would cost every generator a register save.
+        // The back rank as a byte, as the geometry keeps its masks.
+        let base = back_rank_base(S::WHITE);
+        let occupied = (without_king >> base) as u8;
+        let pinned = (pin_hv >> base) as u8;
+        let king_side = S::OUR_K && !in_check && castling.path_open(us, true, occupied, pinned);
+        let queen_side = S::OUR_Q && !in_check && castling.path_open(us, false, occupied, pinned);
+        // Selected by masks, not branches: which castle is open is data.
+        (
+            castling.safe(us, true) & 0u64.wrapping_sub(u64::from(king_side)),
+            castling.safe(us, false) & 0u64.wrapping_sub(u64::from(queen_side)),
+            king_side,
+            queen_side,
+        )
+    } else {
+        let base = back_rank_base(S::WHITE);
+        let king_side = S::OUR_K && !in_check && without_king & (KING_SIDE_PATH << base) == 0;
+        let queen_side = S::OUR_Q && !in_check && without_king & (QUEEN_SIDE_PATH << base) == 0;
+        (
+            if king_side { KING_SIDE_PATH << base } else { 0 },
+            if queen_side {
+                QUEEN_SIDE_KING_SQUARES << base
+            } else {
+                0
+            },
+            king_side,
+            queen_side,
+        )
+    };
     // The squares whose safety matters. One alone (a boxed-in king that cannot castle, the
     // common case with many pieces) is tested by itself; more share one king-ban set of all
     // enemy attacks, castling squares included.
