@@ -15,6 +15,7 @@ use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::AnyPieces;
 use crate::generator::movegen::{Sink, generate};
 use crate::slider::Lookup;
+use core::marker::PhantomData;
 
 /// Receives every legal move of a position, one method per kind of move.
 ///
@@ -108,7 +109,7 @@ pub(crate) struct VisitOp<'a, S, V> {
     /// Who receives the moves.
     pub(crate) visitor: &'a mut V,
     /// The board's status.
-    pub(crate) status: core::marker::PhantomData<S>,
+    pub(crate) status: PhantomData<S>,
 }
 
 impl<S: StatusFlags, V: Visitor> Operation for VisitOp<'_, S, V> {
@@ -187,15 +188,51 @@ fn sq(index: usize) -> Square {
     Square::from_index(index as u32)
 }
 
-/// Visits `from` → each of `targets` with kind `K`, where `M` is the status after the mover's
-/// own right changes. A capture on the square of the opponent's castling rook while it still
-/// has that right takes the rook and the right with it.
+/// Visits `from` → each of `targets` with kind `K`, through [`split_at_rooks`] with `M`.
 #[inline(always)]
 fn split_corners<M: StatusFlags, K: Kind, V: Visitor>(
     sink: &mut VisitSink<'_, V>,
     board: &Board,
     from: usize,
     targets: u64,
+) {
+    split_at_rooks::<M, _, V>(sink, board, targets, PieceFrom::<K>(from, PhantomData));
+}
+
+/// How a move onto one target square reaches the visitor, for any child status `C`.
+trait Land {
+    fn land<C: StatusFlags, V: Visitor>(&self, v: &mut V, board: &Board, to: usize);
+}
+
+/// Moves of a piece of kind `K` from the square it holds.
+struct PieceFrom<K>(usize, PhantomData<K>);
+
+impl<K: Kind> Land for PieceFrom<K> {
+    #[inline(always)]
+    fn land<C: StatusFlags, V: Visitor>(&self, v: &mut V, board: &Board, to: usize) {
+        K::call::<C, V>(v, board, sq(self.0), sq(to));
+    }
+}
+
+/// Promotions (four moves each) of the pawn `delta` behind the target.
+struct Promotions(i8);
+
+impl Land for Promotions {
+    #[inline(always)]
+    fn land<C: StatusFlags, V: Visitor>(&self, v: &mut V, board: &Board, to: usize) {
+        promote::<C, V>(v, board, to, self.0);
+    }
+}
+
+/// Hands each of `targets` to `land` with status `Flip<M>`, where `M` is the status after the
+/// mover's own right changes; landing on the square of the opponent's castling rook while it
+/// still has that right takes the rook and the right with it.
+#[inline(always)]
+fn split_at_rooks<M: StatusFlags, L: Land, V: Visitor>(
+    sink: &mut VisitSink<'_, V>,
+    board: &Board,
+    targets: u64,
+    land: L,
 ) {
     let their_k = if M::THEIR_K {
         sink.rook(!M::WHITE, true)
@@ -210,17 +247,15 @@ fn split_corners<M: StatusFlags, K: Kind, V: Visitor>(
     let v = &mut *sink.visitor;
     let corners = their_k | their_q;
     for to in BitIter(targets & !corners) {
-        K::call::<Flip<M>, V>(v, board, sq(from), sq(to));
+        land.land::<Flip<M>, V>(v, board, to);
     }
     // One test for both rooks: taking one is rare.
     if targets & corners != 0 {
         if targets & their_k != 0 {
-            let to = their_k.trailing_zeros() as usize;
-            K::call::<Flip<ClearTheirK<M>>, V>(v, board, sq(from), sq(to));
+            land.land::<Flip<ClearTheirK<M>>, V>(v, board, their_k.trailing_zeros() as usize);
         }
         if targets & their_q != 0 {
-            let to = their_q.trailing_zeros() as usize;
-            K::call::<Flip<ClearTheirQ<M>>, V>(v, board, sq(from), sq(to));
+            land.land::<Flip<ClearTheirQ<M>>, V>(v, board, their_q.trailing_zeros() as usize);
         }
     }
 }
@@ -293,39 +328,7 @@ impl<V: Visitor> Sink for VisitSink<'_, V> {
 
     #[inline(always)]
     fn promotions<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
-        let their_k = if S::THEIR_K {
-            self.rook(!S::WHITE, true)
-        } else {
-            0
-        };
-        let their_q = if S::THEIR_Q {
-            self.rook(!S::WHITE, false)
-        } else {
-            0
-        };
-        let corners = their_k | their_q;
-        for to in BitIter(targets & !corners) {
-            promote::<Flip<S>, V>(self.visitor, board, to, delta);
-        }
-        // One test for both rooks, as in `split_corners`.
-        if targets & corners != 0 {
-            if targets & their_k != 0 {
-                promote::<Flip<ClearTheirK<S>>, V>(
-                    self.visitor,
-                    board,
-                    their_k.trailing_zeros() as usize,
-                    delta,
-                );
-            }
-            if targets & their_q != 0 {
-                promote::<Flip<ClearTheirQ<S>>, V>(
-                    self.visitor,
-                    board,
-                    their_q.trailing_zeros() as usize,
-                    delta,
-                );
-            }
-        }
+        split_at_rooks::<S, _, V>(self, board, targets, Promotions(delta));
     }
 
     #[inline(always)]
