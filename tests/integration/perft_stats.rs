@@ -345,7 +345,9 @@ fn leaf_stats(pos: &Position, mv: Move, stats: &mut PerftStats, doubles: &mut [u
             (board.after_move(us, piece, from, to), Special::Normal)
         }
         MoveKind::Castle => {
-            let rook_file = if to.file() == 6 { 5 } else { 3 };
+            // `to` is the king's target (standard) or the rook's square (Chess960): either
+            // way it lies on the side castled to.
+            let rook_file = if to.file() > from.file() { 5 } else { 3 };
             moved = Square::from_file_rank(rook_file, to.rank()).unwrap();
             (board.after_castle(us, from, to), Special::Castle)
         }
@@ -357,7 +359,10 @@ fn leaf_stats(pos: &Position, mv: Move, stats: &mut PerftStats, doubles: &mut [u
     };
     stats.nodes += 1;
     let en_passant = mv.kind() == MoveKind::EnPassant;
-    if let Some((color, _)) = board.piece_at(to) {
+    // A Chess960 castle is written king-takes-rook: its `to` holds the mover's own rook.
+    if mv.kind() != MoveKind::Castle
+        && let Some((color, _)) = board.piece_at(to)
+    {
         assert_eq!(color, !us, "{pos}: {mv} lands on its own piece");
         stats.captures += 1;
     }
@@ -378,7 +383,15 @@ fn leaf_stats(pos: &Position, mv: Move, stats: &mut PerftStats, doubles: &mut [u
     }
     let mut after = pos.clone();
     after.play(mv).expect("a legal move");
-    assert_eq!(*after.board(), child, "{pos}: {mv} makes another board");
+    // The pieces, not the castling geometry: `play` also forgets the squares of a right it
+    // drops (a Chess960 rook taken), which the board's own move leaves alone.
+    for square in (0..64).filter_map(Square::new) {
+        assert_eq!(
+            after.board().piece_at(square),
+            child.piece_at(square),
+            "{pos}: {mv} makes another board"
+        );
+    }
     if after.legal_moves().is_empty() {
         stats.checkmates += 1;
     }
@@ -423,7 +436,7 @@ fn reference_knows_the_published_stats() {
 
 /// Start positions for the random walk: the wiki's six, en-passant, promotion, castling
 /// and discovered-check heavy ones.
-const START_FENS: [&str; 14] = [
+const START_FENS: [&str; 16] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -439,6 +452,10 @@ const START_FENS: [&str; 14] = [
     "1k6/1r6/8/1N6/8/1Q2b3/8/K3R3 w - - 0 1",
     "8/8/8/R1pP3k/8/8/8/K7 w - c6 0 2",
     "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2",
+    // Chess960: the first `fischer.epd` position, and a castle along the rank of the other
+    // king (Black's king and rook leave c8 and d8; the rook checks a8 from f8).
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "K1kr4/pppppppp/8/8/8/8/PPPPPPPP/6N1 w k - 0 1",
 ];
 
 /// Random games per start position and plies per game.
