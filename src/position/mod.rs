@@ -541,7 +541,19 @@ impl Position {
             self.legal_moves().contains(&mv),
             "play_unchecked: {mv} is not legal in {self}"
         );
-        let us = self.side;
+        // Compiled once per side: with the colours constant, every board and key index is
+        // a fixed offset.
+        if self.side == Color::White {
+            self.play_as::<true>(mv);
+        } else {
+            self.play_as::<false>(mv);
+        }
+    }
+
+    /// [`Position::play_unchecked`] for the side to move `WHITE`.
+    #[inline(always)]
+    fn play_as<const WHITE: bool>(&mut self, mv: Move) {
+        let us = Color::from_white(WHITE);
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
         let Some(piece) = self.board.piece_of(us, from) else {
@@ -616,7 +628,7 @@ impl Position {
         } else {
             self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         }
-        if us == Color::Black {
+        if !WHITE {
             self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.side = them;
