@@ -380,16 +380,18 @@ impl<B: Engine> StatsSink<B> {
         found
     }
 
-    /// Tallies the checking moves among one piece's targets: `direct` (the moved piece
-    /// checks) and `uncovered` (a slider behind it checks), each making its child, of status
-    /// `C` and en-passant square `ep`, to look for a legal reply.
+    /// Tallies the checking moves of `piece` among its targets: `direct` (the moved piece
+    /// checks) and `uncovered` (a slider behind it checks), each from `from(to)` on `board`,
+    /// into a child of status `C` and en-passant square `ep(to)`, and looks for a legal reply.
     #[inline(always)]
     fn checks<C: StatusFlags>(
         &mut self,
+        board: &Board,
+        piece: Piece,
         direct: u64,
         uncovered: u64,
+        from: impl Fn(usize) -> usize,
         ep: impl Fn(usize) -> u8,
-        make: impl Fn(usize) -> Board,
     ) {
         let checks = direct | uncovered;
         if checks == 0 {
@@ -398,19 +400,33 @@ impl<B: Engine> StatsSink<B> {
         self.stats.checks += u64::from(checks.count_ones());
         self.stats.double_checks += u64::from((direct & uncovered).count_ones());
         self.stats.discovered_checks += u64::from((uncovered & !direct).count_ones());
+        let us = Color::from_white(!C::WHITE);
+        let before = CheckingSide::of(board, us, self.king);
         for to in BitIter(checks) {
-            self.mate_test::<C>(&make(to), ep(to));
+            // The king's escape is read off the parent and the move; the child is made
+            // only when there is none.
+            let after = before.after_move(piece, from(to), to);
+            if !self.king_escapes::<C>(&after) {
+                let child = board.after_move(us, piece, sq(from(to)), sq(to));
+                self.count_mate::<C>(&child, ep(to));
+            }
         }
     }
 
     /// Counts a checkmate if the side to move in `child` (in check) has no legal move.
     #[inline(always)]
     fn mate_test<C: StatusFlags>(&mut self, child: &Board, ep: u8) {
-        // Most checks leave the king a free square: finding one is a few lookups, where
-        // counting every reply runs the whole generator.
-        if self.king_escapes::<C>(child) {
-            return;
+        let after = CheckingSide::of(child, Color::from_white(!C::WHITE), self.king);
+        if !self.king_escapes::<C>(&after) {
+            self.count_mate::<C>(child, ep);
         }
+    }
+
+    /// Counts a checkmate if the side to move in `child`, in check and with no square for
+    /// its king, has no legal move either. Out of line: most checks leave the king a square.
+    #[cold]
+    #[inline(never)]
+    fn count_mate<C: StatusFlags>(&mut self, child: &Board, ep: u8) {
         // The bulk-counting entry at depth 1 counts the replies; castling rights in `C`
         // do not matter, as nobody castles out of check.
         // SAFETY: this runs inside one of B's entries, so the CPU supports B.
@@ -418,26 +434,22 @@ impl<B: Engine> StatsSink<B> {
         self.stats.checkmates += u64::from(replies == 0);
     }
 
-    /// Whether the checked king of `child` (its side to move is `C::WHITE`) has a square to
-    /// step to that no piece of ours attacks once the king has left its own square.
+    /// Whether the checked king (its side to move is `C::WHITE`) has a square to step to
+    /// that no piece of the checking side (`after`) attacks once the king has left its own
+    /// square. Pawns, knights and the king rule out squares in bulk first: slider lookups,
+    /// the dear part, are left for the squares they leave.
     #[inline(always)]
-    fn king_escapes<C: StatusFlags>(&self, child: &Board) -> bool {
-        let us = Color::from_white(!C::WHITE);
-        let them = !us;
-        let occupied = child.occupied_bits() & !(1u64 << self.king);
-        let queens = child.bits(us, Piece::Queen);
-        let diagonal = child.bits(us, Piece::Bishop) | queens;
-        let straight = child.bits(us, Piece::Rook) | queens;
-        let pawns = child.bits(us, Piece::Pawn);
-        let knights = child.bits(us, Piece::Knight);
-        let kings = child.bits(us, Piece::King);
-        let squares = attacks::king(self.king) & !child.color_bits(them);
-        BitIter(squares).any(|to| {
-            attacks::pawn_attacks_from(to, C::WHITE) & pawns == 0
-                && attacks::knight(to) & knights == 0
-                && attacks::king(to) & kings == 0
-                && (diagonal == 0 || B::bishop(to, occupied) & diagonal == 0)
-                && (straight == 0 || B::rook(to, occupied) & straight == 0)
+    fn king_escapes<C: StatusFlags>(&self, after: &CheckingSide) -> bool {
+        let squares = attacks::king(self.king) & !after.defenders;
+        let mut leapers = attacks::pawn_attacks(after.pawns, !C::WHITE)
+            | attacks::king(after.king_square as usize);
+        for knight in BitIter(after.knights) {
+            leapers |= attacks::knight(knight);
+        }
+        let occupied = after.occupied & !(1u64 << self.king);
+        BitIter(squares & !leapers).any(|to| {
+            (after.diagonal == 0 || B::bishop(to, occupied) & after.diagonal == 0)
+                && (after.straight == 0 || B::rook(to, occupied) & after.straight == 0)
         })
     }
 
@@ -494,14 +506,12 @@ impl<B: Engine> StatsSink<B> {
         direct: u64,
         uncovered: u64,
     ) {
-        let us = Color::from_white(S::WHITE);
-        let make = |to| board.after_move(us, piece, sq(from), sq(to));
-        self.checks::<Flip<S>>(direct, uncovered, |_| 0, make);
+        self.checks::<Flip<S>>(board, piece, direct, uncovered, |_| from, |_| 0);
     }
 
     /// Pawn moves (not promotions) to `targets`, each from `to - delta`, into status `C`.
     #[inline(always)]
-    fn pawn_moves<S: StatusFlags, C: StatusFlags>(
+    fn pawn_moves<C: StatusFlags>(
         &mut self,
         board: &Board,
         targets: u64,
@@ -512,14 +522,14 @@ impl<B: Engine> StatsSink<B> {
         let uncovered = self.pawns_uncovered(targets, delta);
         self.stats.nodes += u64::from(targets.count_ones());
         if direct | uncovered != 0 {
-            self.pawn_checks_made::<S, C>(board, delta, direct, uncovered, ep);
+            self.pawn_checks_made::<C>(board, delta, direct, uncovered, ep);
         }
     }
 
     /// The checking pawn moves, out of line (see [`StatsSink::piece_checks`]).
     #[cold]
     #[inline(never)]
-    fn pawn_checks_made<S: StatusFlags, C: StatusFlags>(
+    fn pawn_checks_made<C: StatusFlags>(
         &mut self,
         board: &Board,
         delta: i8,
@@ -527,12 +537,65 @@ impl<B: Engine> StatsSink<B> {
         uncovered: u64,
         ep: impl Fn(usize) -> u8,
     ) {
-        let us = Color::from_white(S::WHITE);
-        let make = |to: usize| {
-            let from = (to as isize - delta as isize) as usize;
-            board.after_move(us, Piece::Pawn, sq(from), sq(to))
-        };
-        self.checks::<C>(direct, uncovered, ep, make);
+        let from = |to: usize| (to as isize - delta as isize) as usize;
+        self.checks::<C>(board, Piece::Pawn, direct, uncovered, from, ep);
+    }
+}
+
+/// The checking side's pieces as a checked king's escape test reads them.
+#[derive(Clone, Copy)]
+struct CheckingSide {
+    /// Every piece on the board, the checked king included.
+    occupied: u64,
+    pawns: u64,
+    knights: u64,
+    /// Bishops and queens.
+    diagonal: u64,
+    /// Rooks and queens.
+    straight: u64,
+    king_square: u32,
+    /// The checked side's pieces: its king cannot step onto them.
+    defenders: u64,
+}
+
+impl CheckingSide {
+    /// The pieces of `us` on `board`; `king` is the other side's king.
+    #[inline(always)]
+    fn of(board: &Board, us: Color, king: usize) -> CheckingSide {
+        let queens = board.bits(us, Piece::Queen);
+        debug_assert!(board.bits(!us, Piece::King) == 1 << king);
+        CheckingSide {
+            occupied: board.occupied_bits(),
+            pawns: board.bits(us, Piece::Pawn),
+            knights: board.bits(us, Piece::Knight),
+            diagonal: board.bits(us, Piece::Bishop) | queens,
+            straight: board.bits(us, Piece::Rook) | queens,
+            king_square: board.bits(us, Piece::King).trailing_zeros(),
+            defenders: board.color_bits(!us),
+        }
+    }
+
+    /// The same after our `piece` went from `from` to `to`, taking what stood there (a plain
+    /// move: not castling, en passant or a promotion).
+    #[inline(always)]
+    fn after_move(&self, piece: Piece, from: usize, to: usize) -> CheckingSide {
+        let (from_bit, to_bit) = (1u64 << from, 1u64 << to);
+        let moved = from_bit | to_bit;
+        let mut after = *self;
+        after.occupied = (self.occupied & !from_bit) | to_bit;
+        after.defenders &= !to_bit;
+        match piece {
+            Piece::Pawn => after.pawns ^= moved,
+            Piece::Knight => after.knights ^= moved,
+            Piece::Bishop => after.diagonal ^= moved,
+            Piece::Rook => after.straight ^= moved,
+            Piece::Queen => {
+                after.diagonal ^= moved;
+                after.straight ^= moved;
+            }
+            Piece::King => after.king_square = to as u32,
+        }
+        after
     }
 }
 
@@ -567,20 +630,20 @@ impl<B: Engine> Sink for StatsSink<B> {
 
     #[inline(always)]
     fn pawn_pushes<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
-        self.pawn_moves::<S, Flip<S>>(board, targets, delta, |_| 0);
+        self.pawn_moves::<Flip<S>>(board, targets, delta, |_| 0);
     }
 
     #[inline(always)]
     fn pawn_double_pushes<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
         // A checking double push may be answered by taking it en passant.
         let ep = |to: usize| (to as isize - delta as isize / 2) as u8;
-        self.pawn_moves::<S, FlipSetEp<S>>(board, targets, delta, ep);
+        self.pawn_moves::<FlipSetEp<S>>(board, targets, delta, ep);
     }
 
     #[inline(always)]
     fn pawn_captures<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
         self.stats.captures += u64::from(targets.count_ones());
-        self.pawn_moves::<S, Flip<S>>(board, targets, delta, |_| 0);
+        self.pawn_moves::<Flip<S>>(board, targets, delta, |_| 0);
     }
 
     #[inline(always)]
