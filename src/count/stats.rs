@@ -3,9 +3,11 @@
 //! them. The last ply works on the generator's target *sets*, as bulk counting does: the
 //! squares from which each piece kind would check the enemy king, and our pieces whose
 //! departure uncovers one of our sliders, are computed once per leaf-parent, so a quiet
-//! non-checking move costs a few popcounts. Only checking moves make their child (to ask
-//! whether it has a legal move); castling, en passant and promotions, which change more
-//! than one square's worth of lines, make theirs and look again from the king.
+//! non-checking move costs a few popcounts. A checked king's free square is looked for on
+//! the parent and the move; only a king without one has its child made, to ask whether any
+//! other reply is legal. The four promotions to one square share one look from the king;
+//! castling and en passant, which change more than one square's worth of lines, make their
+//! child and look again from the king.
 
 use crate::base::attacks::{self, between, shift};
 use crate::base::board::Board;
@@ -454,7 +456,7 @@ impl<B: Engine> StatsSink<B> {
     }
 
     /// Looks again from the king after a move that changes more than one line (castling,
-    /// en passant, promotion); `moved` is the square of the piece that moved there.
+    /// en passant); `moved` is the square of the piece that moved there.
     #[inline(always)]
     fn classify<C: StatusFlags>(&mut self, child: &Board, moved: usize) {
         let us = Color::from_white(!C::WHITE);
@@ -649,15 +651,41 @@ impl<B: Engine> Sink for StatsSink<B> {
     #[inline(always)]
     fn promotions<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
         let us = Color::from_white(S::WHITE);
+        let queens = board.bits(us, Piece::Queen);
+        let diagonal = board.bits(us, Piece::Bishop) | queens;
+        let straight = board.bits(us, Piece::Rook) | queens;
         for to in BitIter(targets) {
             let from = (to as isize - delta as isize) as usize;
-            let capture = u64::from(self.theirs & 1 << to != 0);
+            let to_bit = 1u64 << to;
+            self.stats.nodes += 4;
+            self.stats.promotions += 4;
+            self.stats.captures += 4 * u64::from(self.theirs & to_bit != 0);
+            // What the king sees once the pawn has gone: the four pieces share it. A slider
+            // of ours on those lines checks through the square the pawn left (none checked
+            // before), and the new piece checks if its kind sees the king from `to`.
+            let occupied = (board.occupied_bits() & !(1u64 << from)) | to_bit;
+            let diagonal_seen = B::bishop(self.king, occupied);
+            let straight_seen = B::rook(self.king, occupied);
+            let uncovered = (diagonal_seen & diagonal) | (straight_seen & straight);
             for piece in Piece::PROMOTIONS {
-                self.stats.nodes += 1;
-                self.stats.promotions += 1;
-                self.stats.captures += capture;
+                let sees = match piece {
+                    Piece::Knight => self.knight_checks,
+                    Piece::Bishop => diagonal_seen,
+                    Piece::Rook => straight_seen,
+                    _ => diagonal_seen | straight_seen,
+                };
+                let direct = sees & to_bit != 0;
+                if !direct && uncovered == 0 {
+                    continue;
+                }
+                self.stats.checks += 1;
+                if u32::from(direct) + uncovered.count_ones() > 1 {
+                    self.stats.double_checks += 1;
+                } else if !direct {
+                    self.stats.discovered_checks += 1;
+                }
                 let child = board.after_promotion(us, sq(from), sq(to), piece);
-                self.classify::<Flip<S>>(&child, to);
+                self.mate_test::<Flip<S>>(&child, 0);
             }
         }
     }
