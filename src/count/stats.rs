@@ -5,9 +5,9 @@
 //! departure uncovers one of our sliders, are computed once per leaf-parent, so a quiet
 //! non-checking move costs a few popcounts. A checked king's free square is looked for on
 //! the parent and the move; only a king without one has its child made, to ask whether any
-//! other reply is legal. The four promotions to one square share one look from the king;
-//! castling and en passant, which change more than one square's worth of lines, make their
-//! child and look again from the king.
+//! other reply is legal. The four promotions to one square share one look from the king, and
+//! a castle needs one along the back rank; en passant, which changes more than one square's
+//! worth of lines, makes its child and looks again from the king.
 
 use crate::base::attacks::{self, between, shift};
 use crate::base::board::Board;
@@ -455,8 +455,8 @@ impl<B: Engine> StatsSink<B> {
         })
     }
 
-    /// Looks again from the king after a move that changes more than one line (castling,
-    /// en passant); `moved` is the square of the piece that moved there.
+    /// Looks again from the king after an en-passant capture, which changes more than one
+    /// line; `moved` is the square of the piece that moved there.
     #[inline(always)]
     fn classify<C: StatusFlags>(&mut self, child: &Board, moved: usize) {
         let us = Color::from_white(!C::WHITE);
@@ -618,11 +618,31 @@ impl<B: Engine> Sink for StatsSink<B> {
         self.stats.nodes += 1;
         self.stats.castles += 1;
         let us = Color::from_white(S::WHITE);
-        let child = board.after_castle(us, sq(king_from), sq(target));
         let squares = board
             .castling()
             .castle_squares(us, sq(king_from), sq(target));
-        self.classify::<Flip<S>>(&child, squares.rook_to.index());
+        // Only a rook line can check after castling: the castling rook from its new square,
+        // or one of ours through a square king or rook left. Those squares are on the back
+        // rank, so a diagonal through them to the enemy king ends there (nothing of ours
+        // behind), and nothing checked before the move.
+        let left = (1u64 << king_from) | squares.rook_from.bit();
+        let arrived = squares.king_to.bit() | squares.rook_to.bit();
+        let occupied = (board.occupied_bits() & !left) | arrived;
+        let straight = (board.bits(us, Piece::Rook) & !squares.rook_from.bit())
+            | squares.rook_to.bit()
+            | board.bits(us, Piece::Queen);
+        let checkers = B::rook(self.king, occupied) & straight;
+        if checkers == 0 {
+            return;
+        }
+        self.stats.checks += 1;
+        if checkers & checkers.wrapping_sub(1) != 0 {
+            self.stats.double_checks += 1;
+        } else if checkers != squares.rook_to.bit() {
+            self.stats.discovered_checks += 1;
+        }
+        let child = board.after_castle(us, sq(king_from), sq(target));
+        self.mate_test::<Flip<S>>(&child, 0);
     }
 
     #[inline(always)]
