@@ -466,16 +466,25 @@ impl<B: Engine> StatsSink<B> {
             | (self.knight_checks & child.bits(us, Piece::Knight))
             | (B::bishop(self.king, occupied) & (child.bits(us, Piece::Bishop) | queens))
             | (B::rook(self.king, occupied) & (child.bits(us, Piece::Rook) | queens));
+        if self.tally_check(checkers, 1 << moved) {
+            self.mate_test::<C>(child, 0);
+        }
+    }
+
+    /// Counts a move whose checkers are `checkers` (none: no check), the moved piece standing
+    /// on `moved`, as a check, double check or discovered check; whether it checks.
+    #[inline(always)]
+    fn tally_check(&mut self, checkers: u64, moved: u64) -> bool {
         if checkers == 0 {
-            return;
+            return false;
         }
         self.stats.checks += 1;
         if checkers & checkers.wrapping_sub(1) != 0 {
             self.stats.double_checks += 1;
-        } else if checkers != 1 << moved {
+        } else if checkers != moved {
             self.stats.discovered_checks += 1;
         }
-        self.mate_test::<C>(child, 0);
+        true
     }
 
     /// Non-castling, non-promoting moves of `piece` from `from` to `targets`.
@@ -632,17 +641,10 @@ impl<B: Engine> Sink for StatsSink<B> {
             | squares.rook_to.bit()
             | board.bits(us, Piece::Queen);
         let checkers = B::rook(self.king, occupied) & straight;
-        if checkers == 0 {
-            return;
+        if self.tally_check(checkers, squares.rook_to.bit()) {
+            let child = board.after_castle(us, sq(king_from), sq(target));
+            self.mate_test::<Flip<S>>(&child, 0);
         }
-        self.stats.checks += 1;
-        if checkers & checkers.wrapping_sub(1) != 0 {
-            self.stats.double_checks += 1;
-        } else if checkers != squares.rook_to.bit() {
-            self.stats.discovered_checks += 1;
-        }
-        let child = board.after_castle(us, sq(king_from), sq(target));
-        self.mate_test::<Flip<S>>(&child, 0);
     }
 
     #[inline(always)]
@@ -694,18 +696,10 @@ impl<B: Engine> Sink for StatsSink<B> {
                     Piece::Rook => straight_seen,
                     _ => diagonal_seen | straight_seen,
                 };
-                let direct = sees & to_bit != 0;
-                if !direct && uncovered == 0 {
-                    continue;
+                if self.tally_check(uncovered | (sees & to_bit), to_bit) {
+                    let child = board.after_promotion(us, sq(from), sq(to), piece);
+                    self.mate_test::<Flip<S>>(&child, 0);
                 }
-                self.stats.checks += 1;
-                if u32::from(direct) + uncovered.count_ones() > 1 {
-                    self.stats.double_checks += 1;
-                } else if !direct {
-                    self.stats.discovered_checks += 1;
-                }
-                let child = board.after_promotion(us, sq(from), sq(to), piece);
-                self.mate_test::<Flip<S>>(&child, 0);
             }
         }
     }
