@@ -12,12 +12,12 @@
 //! - **Sliders by PEXT or magics**, picked once per call ([`Backend`]): one binary is fast
 //!   on every CPU.
 //!
-//! No global mutable state: every function is re-entrant. The core is `no_std`; the `std`
-//! feature (default) adds `std::error::Error` impls and what needs threads or the heap:
-//! parallel perft ([`divide_parallel`], in `src/deep/parallel.rs`), the shared transposition
-//! table ([`HashTable`], [`perft_hashed`], in `src/deep/hash_table.rs`), work units for other
-//! machines ([`split`], [`WorkUnit`], in `src/deep/workload.rs`) and the repetition
-//! [`History`] (in `src/position/draws.rs`).
+//! No global mutable state: every function is re-entrant. The core is `no_std` (its errors
+//! implement `core::error::Error`); the `std` feature (default) adds what needs threads or
+//! the heap: parallel perft ([`divide_parallel`], in `src/deep/parallel.rs`), the shared
+//! transposition table ([`HashTable`], [`perft_hashed`], in `src/deep/hash_table.rs`), work
+//! units for other machines ([`split`], [`WorkUnit`], in `src/deep/workload.rs`) and the
+//! repetition [`History`] (in `src/position/draws.rs`).
 //!
 //! # Guide
 //!

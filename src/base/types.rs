@@ -12,8 +12,9 @@ use core::ops::{BitAnd, BitOr, BitXor, Not};
 /// let e4: Square = "e4".parse().unwrap();
 /// assert_eq!(e4.index(), 28);
 /// assert_eq!(e4.to_string(), "e4");
+/// assert_eq!(format!("{e4:?}"), "e4");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);
 
 impl Square {
@@ -112,6 +113,13 @@ impl fmt::Display for Square {
     }
 }
 
+// Debug in chess notation too: `e3` reads better than an index in assertion failures.
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
 /// A square name that does not parse.
 ///
 /// # Examples
@@ -127,6 +135,8 @@ impl fmt::Display for ParseSquareError {
         f.write_str("not a square name (expected a file a-h and a rank 1-8, like e4)")
     }
 }
+
+impl core::error::Error for ParseSquareError {}
 
 impl core::str::FromStr for Square {
     type Err = ParseSquareError;

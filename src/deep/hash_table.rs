@@ -265,7 +265,7 @@ impl core::fmt::Display for TableAllocError {
     }
 }
 
-impl std::error::Error for TableAllocError {}
+impl core::error::Error for TableAllocError {}
 
 /// How a table has been used: probes, hits, and the hits recounted by verification.
 ///

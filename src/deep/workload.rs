@@ -97,7 +97,7 @@ impl fmt::Display for WorkUnitError {
     }
 }
 
-impl std::error::Error for WorkUnitError {}
+impl core::error::Error for WorkUnitError {}
 
 impl WorkUnit {
     /// The unit's share of the root's perft, `count × perft` with `perft` the unit's own
@@ -219,7 +219,7 @@ impl fmt::Display for SplitError {
     }
 }
 
-impl std::error::Error for SplitError {}
+impl core::error::Error for SplitError {}
 
 /// A unit kept small: the position is rebuilt from its parent (one level up) when needed.
 #[derive(Clone, Copy, Debug)]

@@ -426,8 +426,7 @@ fn whole_number<T: core::str::FromStr>(text: &str) -> Option<T> {
     text.parse().ok()
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for FenError {}
+impl core::error::Error for FenError {}
 
 impl core::str::FromStr for Position {
     type Err = FenError;

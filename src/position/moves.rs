@@ -58,8 +58,7 @@ impl fmt::Display for UciMoveError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for UciMoveError {}
+impl core::error::Error for UciMoveError {}
 
 /// Splits UCI text into squares and an optional promotion piece.
 pub(crate) fn parse_uci_parts(text: &str) -> Result<(Square, Square, Option<Piece>), UciMoveError> {

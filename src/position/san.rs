@@ -536,5 +536,4 @@ impl fmt::Display for SanError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for SanError {}
+impl core::error::Error for SanError {}

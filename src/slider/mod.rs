@@ -45,14 +45,14 @@ pub enum Backend {
 ///
 /// # Examples
 /// ```
-/// use constmove::BackendUnavailable;
-/// let message = BackendUnavailable { backend: "pext" }.to_string();
+/// use constmove::{Backend, BackendUnavailable};
+/// let message = BackendUnavailable { backend: Backend::Pext }.to_string();
 /// assert!(message.contains("pext"));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct BackendUnavailable {
-    /// The backend's name.
-    pub backend: &'static str,
+    /// The backend that was asked for.
+    pub backend: Backend,
 }
 
 impl fmt::Display for BackendUnavailable {
@@ -65,8 +65,7 @@ impl fmt::Display for BackendUnavailable {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for BackendUnavailable {}
+impl core::error::Error for BackendUnavailable {}
 
 impl Backend {
     /// The concrete backend (`Pext` or `Magic`) this choice runs on this CPU, or an error if
@@ -82,7 +81,9 @@ impl Backend {
             Backend::Auto if pext_is_fast() => Ok(Backend::Pext),
             Backend::Auto | Backend::Magic => Ok(Backend::Magic),
             Backend::Pext if pext_is_supported() => Ok(Backend::Pext),
-            Backend::Pext => Err(BackendUnavailable { backend: "pext" }),
+            Backend::Pext => Err(BackendUnavailable {
+                backend: Backend::Pext,
+            }),
         }
     }
 
@@ -124,6 +125,8 @@ impl fmt::Display for ParseBackendError {
         f.write_str("unknown backend (expected auto, pext or magic)")
     }
 }
+
+impl core::error::Error for ParseBackendError {}
 
 impl core::str::FromStr for Backend {
     type Err = ParseBackendError;

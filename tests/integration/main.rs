@@ -9,6 +9,7 @@ mod chess960;
 mod differential;
 mod draws;
 mod engine_api;
+mod errors;
 mod fen_errors;
 mod parallel;
 mod perft_stats;
