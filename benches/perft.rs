@@ -20,7 +20,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 
-/// (name, position id in the CSV, depth): the depths of the speed target.
+/// (name, position id in the CSV, depth): the depths docs/PERFORMANCE.md reports.
 const CASES: [(&str, &str, u32); 6] = [
     ("start-d6", "1", 6),
     ("kiwipete-d5", "2", 5),

@@ -6,7 +6,7 @@
 //!   rights are the const parameters of [`Status`]; one runtime `match` enters one of 64
 //!   monomorphised enumerators, after which no branch asks whose move it is.
 //! - **Legal by masks.** A checkmask, the pin masks `pin_hv`/`pin_diag` and a king-ban test
-//!   make every generated move legal (`src/gen/checks_and_pins.rs`).
+//!   make every generated move legal (`src/generator/checks_and_pins.rs`).
 //! - **Visitor, not list.** Moves go to a [`Visitor`] whose methods are generic over the
 //!   child's status; perft's last ply is a popcount.
 //! - **Sliders by PEXT or magics**, picked once per call ([`Backend`]): one binary is fast

@@ -25,7 +25,7 @@ use core::ops::{Add, AddAssign};
 /// Perft with statistics of the leaf moves (the moves of the last ply), as the
 /// chessprogramming wiki's "Perft Results" tables define them.
 ///
-/// - `nodes`: leaves, as [`crate::count::perft`] counts them.
+/// - `nodes`: leaves, as [`crate::perft`] counts them.
 /// - `captures`: leaf moves that capture, en passant included.
 /// - `en_passant`: en-passant captures.
 /// - `castles`: castling moves.
@@ -40,23 +40,8 @@ use core::ops::{Add, AddAssign};
 /// At depth 0 the position itself is the one leaf and no move was made: `nodes` is 1 and
 /// every move statistic 0.
 ///
-/// **Kiwipete depth 5 double checks: 2,645, not the wiki's 2,637.** Three independent
-/// counts agree on 2,645: this set-based one, the make-every-leaf reference in
-/// `tests/integration/perft_stats.rs` (checkers found by walking rays from the king square by square),
-/// and a one-off scan testing each of the mover's pieces against the king; several other
-/// generators publish 2,645 too. They are 2,638 ordinary moves (mostly a knight or pawn
-/// that checks while uncovering a bishop or queen), 6 capture-promotions (`f7xe8` and
-/// `f7xg8` to a queen or rook next to the king on f8, uncovering the queen on f3 along the
-/// f-file; the position is reached by two move orders) and 1 en-passant capture (`d5xc6`
-/// with the king on d7: the pawn checks and the queen on d3 sees d7 through the vacated d5).
-/// Each special one was checked by hand. The wiki's checks (3,309,887), discovered checks
-/// (19,883) and mates (30,171) at that depth equal ours, so its generator saw the same
-/// checking moves and must have classed 8 double checks as plain direct checks; the totals
-/// cannot say which 8 (the 7 special-move ones are likely suspects, but 7 is not 8). The
-/// ignored test `kiwipete_depth5_double_checks` recounts it and pins this breakdown.
-///
-/// **Start position depth 8 discovered checks: 847,043, not the wiki's 847,039**, as the
-/// Grand Chess Tree project also counts; the row's other cells agree with the wiki.
+/// Two published cells of the wiki differ from these counts (Kiwipete depth 5 double
+/// checks, start position depth 8 discovered checks): docs/PERFT-STATISTICS.md says why.
 ///
 /// # Examples
 /// ```

@@ -509,7 +509,7 @@ pub(crate) fn positions_up_to(position: &Position, plies: u32) -> f64 {
 // ---------------------------------------------------------------------------------------
 // The hashed recursion
 
-/// [`crate::count::perft`] with subtree counts cached in `table` (which may be shared with other
+/// [`crate::perft`] with subtree counts cached in `table` (which may be shared with other
 /// threads and kept between calls: entries are keyed by position and depth).
 ///
 /// # Examples
