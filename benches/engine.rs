@@ -5,7 +5,7 @@
 //! `Generator::children` (what an engine built on the recursive visitor writes). Peers:
 //! cozy-chess `generate_moves` + `play_unchecked`, shakmaty `legal_moves` + `play_unchecked`,
 //! chess `MoveGen::new_legal` + `make_move_new`. Every count is asserted against
-//! `../shared/perft/cpw_perft_results.csv`.
+//! `tests/data/perft/cpw_perft_results.csv`.
 //!
 //! `cargo bench-native --bench engine` (cozy-chess with its pext feature).
 

@@ -1,7 +1,7 @@
 //! Parallel and hashed perft of the start position: depth 7 on one and two threads (the
-//! issue's target is a 1.85x speed-up on two cores), and depth 7 with two threads and a
+//! speed-up on two cores, docs/PERFORMANCE.md), and depth 7 with two threads and a
 //! 256 MiB table. Each measurement asserts its count against
-//! `../shared/perft/cpw_perft_results.csv`. A run takes a few minutes:
+//! `tests/data/perft/cpw_perft_results.csv`. A run takes a few minutes:
 //! `cargo bench -p constmove-benches --bench parallel`. The perft 8 and 9 figures come from the CLI (README).
 
 mod common;

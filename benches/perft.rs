@@ -2,7 +2,7 @@
 //! runtime-dispatched (`constmove-auto(<backend it resolved to>)`) and with each backend
 //! forced, and the peers cozy-chess (bulk counting through `generate_moves`), shakmaty
 //! (`shakmaty::perft`) and chess (`MoveGen::movegen_perft_test`). Every measurement asserts its
-//! node count against `../shared/perft/cpw_perft_results.csv`.
+//! node count against `tests/data/perft/cpw_perft_results.csv`.
 //!
 //! `cargo bench -p constmove-benches` measures the portable build; `cargo bench-native` the same at
 //! `-C target-cpu=native`, where cozy-chess gets its `pext` feature and chess its BMI2 tables.

@@ -1,7 +1,7 @@
 //! `perft_stats` against plain bulk-counting `perft` on the six chessprogramming-wiki
 //! positions, same backend, same run: the ratio of their times is the cost of the
-//! statistics (the target: at most 3x). Every measurement asserts its counts
-//! against `../shared/perft/cpw_perft_results.csv` (nodes, and for `perft_stats` every
+//! statistics (docs/PERFORMANCE.md holds it to at most 3x). Every measurement asserts its counts
+//! against `tests/data/perft/cpw_perft_results.csv` (nodes, and for `perft_stats` every
 //! published statistic).
 //!
 //! `cargo bench -p constmove-benches --bench stats`; filter with e.g. `cargo bench -p constmove-benches --bench stats -- kiwipete`.

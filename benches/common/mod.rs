@@ -1,4 +1,4 @@
-//! What every bench shares: the published rows of `../shared/perft/cpw_perft_results.csv`,
+//! What every bench shares: the published rows of `tests/data/perft/cpw_perft_results.csv`,
 //! so each measurement asserts counts from data rather than from an earlier run, and the
 //! engine path that `engine.rs` times and `instructions.rs` counts.
 
@@ -18,15 +18,20 @@ impl Published {
     }
 }
 
+/// Perft data file `name` in the project's `tests/data/perft/`. The benches are built by
+/// crates/constmove-benches and (the instruction counts) by crates/instruction-gate: the
+/// project root is whichever ancestor of theirs holds the data.
+fn data_file(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join("tests/data/perft").join(name))
+        .find(|path| path.exists())
+        .unwrap_or_else(|| panic!("no tests/data/perft/{name} in the project root"))
+}
+
 /// The row of CSV position `id` at `depth`; panics naming the file when it is missing.
 pub fn published(id: &str, depth: u32) -> Published {
-    // The benches are built by the root package and (the instruction counts) by
-    // crates/instruction-gate: the data sits beside whichever ancestor is the project root.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|dir| dir.join("../shared/perft/cpw_perft_results.csv"))
-        .find(|path| path.exists())
-        .expect("../shared/perft/cpw_perft_results.csv beside the project root");
+    let path = data_file("cpw_perft_results.csv");
     let path = path.display();
     let csv = std::fs::read_to_string(path.to_string()).expect("read cpw_perft_results.csv");
     csv.lines()
@@ -40,15 +45,11 @@ pub fn published(id: &str, depth: u32) -> Published {
         .unwrap_or_else(|| panic!("position {id} depth {depth} is not in {path}"))
 }
 
-/// The first `count` lines of `../shared/perft/fischer.epd` (Chess960 start positions): each
+/// The first `count` lines of `tests/data/perft/fischer.epd` (Chess960 start positions): each
 /// FEN with its published count at `depth`.
 #[allow(dead_code, reason = "used by the perft bench only")]
 pub fn fischer(count: usize, depth: u32) -> Vec<(String, u64)> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|dir| dir.join("../shared/perft/fischer.epd"))
-        .find(|path| path.exists())
-        .expect("../shared/perft/fischer.epd beside the project root");
+    let path = data_file("fischer.epd");
     let text = std::fs::read_to_string(&path).expect("read fischer.epd");
     let field = format!("D{depth} ");
     text.lines()

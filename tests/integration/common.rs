@@ -1,6 +1,6 @@
-//! Helpers shared by the integration tests: locating and parsing the public perft data in
-//! `../shared/perft/` (relative to the workspace root), and checking expected counts on one
-//! or both slider backends with every mismatch collected before the test fails.
+//! Helpers shared by the integration tests: locating, decompressing and parsing the public
+//! perft data in `tests/data/perft/`, and checking expected counts on one or both slider
+//! backends with every mismatch collected before the test fails.
 //!
 //! Every parser panics with the file name and line number on a line it does not understand,
 //! and every loader panics when a file is missing or yields no entries, so a test can never
@@ -8,25 +8,38 @@
 
 use constmove::{Backend, Board, Color, Piece, Position, Square, perft_with};
 use std::fmt;
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The directory holding the perft data files (shared by all worktrees, never copied in).
-pub const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft");
+/// The directory holding the test data (`perft/`, `san/`; see its README.md).
+pub const TEST_DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
-/// The path of data file `name`.
+/// The path of perft data file `name`.
 pub fn data_path(name: &str) -> PathBuf {
-    PathBuf::from(DATA_DIR).join(name)
+    PathBuf::from(TEST_DATA).join("perft").join(name)
 }
 
-/// The text of data file `name`; panics (failing the test) when it cannot be read.
+/// The text of the file at `path`, gunzipped when its name ends in `.gz`; panics (failing
+/// the test) when it cannot be read.
+pub fn read_text(path: &Path) -> String {
+    let read = || -> std::io::Result<String> {
+        let bytes = std::fs::read(path)?;
+        if path.extension().is_some_and(|ext| ext == "gz") {
+            let mut text = String::new();
+            flate2::read::GzDecoder::new(&bytes[..]).read_to_string(&mut text)?;
+            Ok(text)
+        } else {
+            String::from_utf8(bytes).map_err(std::io::Error::other)
+        }
+    };
+    read().unwrap_or_else(|err| panic!("cannot read test data file {}: {err}", path.display()))
+}
+
+/// The text of perft data file `name` (see [`read_text`]).
 pub fn read_data(name: &str) -> String {
-    let path = data_path(name);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(err) => panic!("cannot read perft data file {}: {err}", path.display()),
-    }
+    read_text(&data_path(name))
 }
 
 /// A position and the node counts the data file gives for it.
@@ -126,7 +139,7 @@ pub fn parse_epd(text: &str, file: &str) -> Vec<PerftEntry> {
     entries
 }
 
-/// Parses the `id NAME` / `epd FEN` / `perft D N` format of `marcelk_perft_random.perft`
+/// Parses the `id NAME` / `epd FEN` / `perft D N` format of `marcelk_perft_random.perft.gz`
 /// and `shakmaty_tricky.perft`. `#` starts a comment line.
 pub fn parse_perft_blocks(text: &str, file: &str) -> Vec<PerftEntry> {
     let mut entries: Vec<PerftEntry> = Vec::new();

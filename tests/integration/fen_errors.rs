@@ -715,7 +715,7 @@ fn display_round_trips_every_data_file_position() {
         ("perftsuite.epd", common::parse_epd as fn(&str, &str) -> _),
         ("perftsuite_extras.epd", common::parse_epd),
         ("tricky_positions.csv", common::parse_tricky_csv),
-        ("marcelk_perft_random.perft", common::parse_perft_blocks),
+        ("marcelk_perft_random.perft.gz", common::parse_perft_blocks),
     ] {
         fens.extend(common::load(name, parse).into_iter().map(|e| e.fen));
     }

@@ -1,6 +1,6 @@
 //! The integration tests, built as one binary: each test binary links and optimises the whole
 //! generator again, so one binary instead of seven saves build time. Each module is one
-//! concern; `common` reads `../shared/perft/`. Run one concern with a filter, e.g.
+//! concern; `common` reads `tests/data/perft/`. Run one concern with a filter, e.g.
 //! `cargo test --release --test integration perft_suites`.
 
 mod common;

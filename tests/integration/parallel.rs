@@ -1,4 +1,4 @@
-//! Parallel perft and work units against the public data in `../shared/perft/`: the
+//! Parallel perft and work units against the public data in `tests/data/perft/`: the
 //! chessprogramming-wiki counts (`cpw_perft_results.csv`) and a sample of Marcel van
 //! Kervinck's random positions, with several thread counts; and the units of
 //! [`constmove::split`] summed back to the published totals.
@@ -106,7 +106,7 @@ fn parallel_divide_agrees_with_divide_per_root_move() {
 
 #[test]
 fn parallel_perft_matches_random_positions_with_any_thread_count() {
-    let entries: Vec<PerftEntry> = load("marcelk_perft_random.perft", parse_perft_blocks);
+    let entries: Vec<PerftEntry> = load("marcelk_perft_random.perft.gz", parse_perft_blocks);
     // Every 20th position, at the depths whose counts stay small; also through one table.
     let table = HashTable::new(1 << 20).unwrap();
     let mut checked = 0;

@@ -1,5 +1,5 @@
 //! Perft statistics (`perft_stats`) against the chessprogramming wiki's published tables
-//! (`../shared/perft/cpw_perft_results.csv`) and against a slow reference written here.
+//! (`tests/data/perft/cpw_perft_results.csv`) and against a slow reference written here.
 //!
 //! The reference makes every leaf: it walks the tree with `legal_moves` (whose move sets the
 //! differential test checks against an independent generator), builds each leaf board with
@@ -37,8 +37,8 @@ const KIWIPETE_D5_DOUBLE_CHECKS: u64 = 2_645;
 /// without a table, say 847,043. The wiki's other cells of that row agree with ours.
 const START_D8_DISCOVERED_CHECKS: u64 = 847_043;
 
-/// Position 4's discovered and double checks are not published on the wiki; the shared
-/// README gives independent recounts for depths 1–5, which are used instead.
+/// Position 4's discovered and double checks are not published on the wiki; the data's
+/// README (tests/data/README.md) gives independent recounts for depths 1–5, used instead.
 const POSITION4_DISCOVERED: [u64; 5] = [0, 0, 2, 19, 11_621];
 const POSITION4_DOUBLE: [u64; 5] = [0, 0, 0, 0, 50];
 

@@ -1,4 +1,4 @@
-//! Perft counts against the public data in `../shared/perft/`: Wagner's suite and its
+//! Perft counts against the public data in `tests/data/perft/`: Wagner's suite and its
 //! extras, the tricky-position list, shakmaty's list (Chess960 castling included), the 960
 //! Chess960 start positions and Marcel van Kervinck's 6,838 random positions.
 //!
@@ -228,7 +228,7 @@ fn shakmaty_tricky_within_budget() {
 const RANDOM_DEPTH: u32 = 4;
 
 fn marcelk_entries() -> Vec<PerftEntry> {
-    let entries = load("marcelk_perft_random.perft", parse_perft_blocks);
+    let entries = load("marcelk_perft_random.perft.gz", parse_perft_blocks);
     assert_eq!(entries.len(), 6_838, "the random set has 6,838 positions");
     entries
 }

@@ -1,16 +1,19 @@
-//! SAN both ways against `../shared/san/san_moves.tsv` (every legal move of 2974 positions,
-//! written by python-chess, Chess960 rows included): `san` writes each row's SAN and
-//! `parse_san` reads it back, with the accepted variants (no suffix, `0-0`, full origin) of every row too. Then
+//! SAN both ways against `tests/data/san/` (every legal move of 2974 positions, written by
+//! python-chess, Chess960 rows included; a sample in the normal run, the whole file with
+//! `--ignored`): `san` writes each row's SAN and `parse_san` reads it back, with the accepted
+//! variants (no suffix, `0-0`, full origin) of every row too. Then
 //! the variants and each error on hand-made positions, and random text and random moves,
 //! which must never panic nor change the position.
 
-use crate::common::XorShift;
+use crate::common::{self, XorShift};
 use constmove::{Move, MoveKind, Piece, Position, SanError, Square};
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-/// The SAN data file (shared by all worktrees, never copied in).
-const SAN_DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/san/san_moves.tsv");
+/// The SAN data: every row of the gzipped file, and the sample of it the normal run reads
+/// (how it was cut: tests/data/README.md).
+const SAN_DATA: &str = "san_moves.tsv.gz";
+const SAN_SAMPLE: &str = "san_moves_sample.tsv";
 
 fn sq(name: &str) -> Square {
     name.parse().unwrap()
@@ -54,14 +57,28 @@ fn fully_disambiguated(position: &Position, mv: Move, san: &str) -> String {
 }
 
 #[test]
-fn san_data_both_ways() {
-    let text = std::fs::read_to_string(SAN_DATA)
-        .unwrap_or_else(|err| panic!("cannot read {SAN_DATA}: {err}"));
+fn san_data_sample_both_ways() {
+    check_san_data(SAN_SAMPLE, 4_678);
+}
+
+#[test]
+#[ignore = "the whole file, 90,208 rows: run with --ignored"]
+fn full_san_data_both_ways() {
+    check_san_data(SAN_DATA, 90_208);
+}
+
+/// Every row of SAN data file `name` (in `tests/data/san/`), which must have `rows` rows.
+fn check_san_data(name: &str, rows: usize) {
+    let path = std::path::Path::new(common::TEST_DATA)
+        .join("san")
+        .join(name);
+    let text = common::read_text(&path);
+    let file = path.display();
     let mut lines = text.lines().enumerate();
     let header = lines.next().map(|(_, line)| line).unwrap_or_default();
     assert_eq!(
         header, "fen\tuci\tsan\tchess960",
-        "{SAN_DATA}: unexpected header"
+        "{file}: unexpected header"
     );
     // Counted apart from the loop below, so that a row the loop skips by mistake shows.
     let standard_in_file = text
@@ -76,17 +93,17 @@ fn san_data_both_ways() {
         let line_no = index + 1;
         let fields: Vec<&str> = line.split('\t').collect();
         let [fen, uci_text, san, chess960] = fields[..] else {
-            panic!("{SAN_DATA}:{line_no}: expected 4 tab-separated fields: {line:?}");
+            panic!("{file}:{line_no}: expected 4 tab-separated fields: {line:?}");
         };
         let chess960 = match chess960 {
             "0" => false,
             "1" => true,
-            other => panic!("{SAN_DATA}:{line_no}: chess960 is {other:?}"),
+            other => panic!("{file}:{line_no}: chess960 is {other:?}"),
         };
         let position = positions.entry(fen).or_insert_with(|| {
             let position: Position = fen
                 .parse()
-                .unwrap_or_else(|err| panic!("{SAN_DATA}:{line_no}: FEN {fen:?}: {err}"));
+                .unwrap_or_else(|err| panic!("{file}:{line_no}: FEN {fen:?}: {err}"));
             // A Chess960 row on standard squares (position 518) is played by Chess960 rules.
             if chess960 {
                 position.into_chess960()
@@ -139,13 +156,14 @@ fn san_data_both_ways() {
         failures.len(),
         failures[..failures.len().min(50)].join("\n")
     );
-    assert!(standard_in_file > 0, "{SAN_DATA}: no standard rows");
+    assert!(standard_in_file > 0, "{file}: no standard rows");
     assert_eq!(
         checked - checked_960,
         standard_in_file,
         "standard rows checked"
     );
     assert_eq!(checked, text.lines().count() - 1, "every row is checked");
+    assert_eq!(checked, rows, "{file}: rows");
 }
 
 #[test]

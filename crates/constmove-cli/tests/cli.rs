@@ -12,10 +12,10 @@ use std::process::{Command, Output, Stdio};
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-/// A file of the shared perft data, next to the workspace.
+/// A file of the perft test data, in the workspace's tests/data/perft.
 fn shared(name: &str) -> String {
     format!(
-        "{}/../../../shared/perft/{name}",
+        "{}/../../tests/data/perft/{name}",
         env!("CARGO_MANIFEST_DIR")
     )
 }
