@@ -14,6 +14,7 @@ mod fen_errors;
 mod parallel;
 mod perft_stats;
 mod perft_suites;
+mod properties;
 mod san;
 mod walk;
 mod zobrist;
