@@ -106,8 +106,12 @@ const COMMANDS: [CommandHelp; 5] = [
         text: "    split      Write the distinct positions K plies below the root (default the start
                position) as work units for `perft --workload`, one EPD line each:
                `FEN ;count N ;depth D` (N move sequences reach it, D = DEPTH - K plies
-               remain). K is at most DEPTH and at most 6. Hand the parts to other
-               machines and add up their `nodes`.
+               remain). K is at most DEPTH and at most 6. The units come between a
+               header `# constmove split: units N, depth D, ply K, root FEN` and a
+               closing `# constmove split end: N units`: perft --workload and merge
+               refuse a file whose count does not match (cut short), naming how many
+               lines are missing. Hand the parts to other machines and add up their
+               `nodes`.
                Each ply costs about 12 times the one before; for the start position:
                    K       lines   output   memory    time
                    4      72,078   5.8 MB    11 MB   0.2 s

@@ -27,6 +27,11 @@ const BOUNDS: Bounds = Bounds {
     total: 4 << 30,
 };
 
+/// How `split`'s header comment starts; the unit count follows.
+pub const HEADER: &str = "# constmove split: units ";
+/// How `split`'s closing comment starts; the unit count follows.
+pub const CLOSING: &str = "# constmove split end: ";
+
 /// The units whose table use is estimated to size a workload's table: each estimate
 /// counts a few plies.
 const SAMPLED: usize = 16;
@@ -223,8 +228,17 @@ fn same_file(a: &str, b: &str) -> bool {
     }
 }
 
+/// The unit count in a `split` header or closing line (`N,` or `N units`).
+fn declared_count(rest: &str) -> Option<usize> {
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    args::whole_number(&digits)
+}
+
 /// The work units of `file`, one per line; blank lines, `#` comments and a byte-order mark
-/// at the start of the file are skipped.
+/// at the start of the file are skipped. A file that starts with `split`'s header must
+/// hold as many units as it says and end with the closing line: a file cut short is an
+/// error naming how many lines are missing. (A file without the header, written by hand,
+/// is taken as it is.)
 pub fn read(file: &str) -> CliResult<Vec<WorkUnit>> {
     let bytes = input::read_bounded(file, BOUNDS)?;
     let text = input::utf8(file, bytes)?;
@@ -232,10 +246,37 @@ pub fn read(file: &str) -> CliResult<Vec<WorkUnit>> {
     // parser names it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut units = Vec::new();
+    // The header's count, and the closing line's count and line number.
+    let mut declared: Option<usize> = None;
+    let mut closed: Option<(usize, usize)> = None;
     for (number, line) in (1..).zip(text.lines()) {
         let line = line.trim();
+        if let Some(rest) = line.strip_prefix(HEADER) {
+            if declared.is_some() || !units.is_empty() {
+                return Err(CliError::usage(format!(
+                    "{file}:{number}: a split header after the start of the file"
+                )));
+            }
+            let count = declared_count(rest).ok_or_else(|| {
+                CliError::usage(format!("{file}:{number}: a split header without its count"))
+            })?;
+            declared = Some(count);
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix(CLOSING) {
+            let count = declared_count(rest).ok_or_else(|| {
+                CliError::usage(format!("{file}:{number}: a closing line without its count"))
+            })?;
+            closed = Some((count, number));
+            continue;
+        }
         if line.is_empty() || line.starts_with('#') {
             continue;
+        }
+        if let Some((_, at)) = closed {
+            return Err(CliError::usage(format!(
+                "{file}:{number}: a unit after the closing line (line {at})"
+            )));
         }
         let unit: WorkUnit = line
             .parse()
@@ -249,5 +290,36 @@ pub fn read(file: &str) -> CliResult<Vec<WorkUnit>> {
         }
         units.push(unit);
     }
+    if let Some(declared) = declared {
+        check_count(file, declared, units.len(), closed.map(|(count, _)| count))?;
+    }
     Ok(units)
+}
+
+/// Checks a file with a header: `declared` units said, `read` read, and the closing
+/// line's count if there was one.
+fn check_count(file: &str, declared: usize, read: usize, closed: Option<usize>) -> CliResult<()> {
+    if read < declared {
+        return Err(CliError::usage(format!(
+            "{file}: {} of the {declared} unit lines its header announces are missing \
+             ({read} read; a file cut short?)",
+            declared - read
+        )));
+    }
+    if read > declared {
+        return Err(CliError::usage(format!(
+            "{file}: {read} unit lines, {} more than the {declared} its header announces",
+            read - declared
+        )));
+    }
+    match closed {
+        None => Err(CliError::usage(format!(
+            "{file}: the closing line is missing after all {declared} units (a file cut \
+             short?)"
+        ))),
+        Some(count) if count != declared => Err(CliError::usage(format!(
+            "{file}: the closing line says {count} units, the header {declared}"
+        ))),
+        Some(_) => Ok(()),
+    }
 }

@@ -755,8 +755,9 @@ fn split_then_workload_parts_sum_to_the_published_count() {
         }
     }
     // The start position has 400 distinct positions after two plies, 5,362 after three.
-    assert_eq!(run_ok(&["split", "4", "--ply", "2"]).lines().count(), 400);
-    assert_eq!(run_ok(&["split", "3", "--ply", "3"]).lines().count(), 5_362);
+    let units = |text: String| text.lines().filter(|line| !line.starts_with('#')).count();
+    assert_eq!(units(run_ok(&["split", "4", "--ply", "2"])), 400);
+    assert_eq!(units(run_ok(&["split", "3", "--ply", "3"])), 5_362);
 }
 
 #[test]
@@ -1924,4 +1925,39 @@ fn sizes_and_counts_parse_alike() {
         let err = run_usage_error(&["perft", "1", "--fen", fen]);
         assert!(err.contains("two digits in a row"), "{err:?}");
     }
+}
+
+#[test]
+fn split_frames_its_units_and_a_cut_file_is_refused() {
+    let text = run_ok(&["split", "5", "--ply", "2"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!("# constmove split: units 400, depth 5, ply 2, root {STARTPOS}")
+    );
+    assert_eq!(lines.last(), Some(&"# constmove split end: 400 units"));
+    assert_eq!(lines.len(), 402);
+    // Cut after 250 units, on a whole line: refused by perft --workload and merge.
+    let cut = TempFile::new("cut.epd", &(lines[..251].join("\n") + "\n"));
+    let err = run_usage_error(&["perft", "--workload", cut.path()]);
+    assert!(
+        err.contains("150 of the 400 unit lines") && err.contains("missing"),
+        "{err:?}"
+    );
+    let results = TempFile::new("cut.jsonl", "");
+    let err = run_usage_error(&["merge", "--workload", cut.path(), results.path()]);
+    assert!(err.contains("150 of the 400 unit lines"), "{err:?}");
+    // Cut just before the closing line.
+    let unclosed = TempFile::new("unclosed.epd", &(lines[..401].join("\n") + "\n"));
+    let err = run_usage_error(&["perft", "--workload", unclosed.path()]);
+    assert!(err.contains("closing line is missing"), "{err:?}");
+    // A line too many.
+    let mut extra = lines.clone();
+    extra.insert(5, lines[1]);
+    let extra = TempFile::new("extra.epd", &(extra.join("\n") + "\n"));
+    let err = run_usage_error(&["perft", "--workload", extra.path()]);
+    assert!(
+        err.contains("401 unit lines, 1 more than the 400"),
+        "{err:?}"
+    );
 }
