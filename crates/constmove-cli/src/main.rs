@@ -1,5 +1,5 @@
-//! The `constmove` command: perft with timing, divide, the perftree debugger protocol and
-//! perft-suite checks, on top of the `constmove` library.
+//! The `constmove` command: perft with timing, divide, the perftree debugger protocol, a
+//! UCI `go perft` front end and perft-suite checks, on top of the `constmove` library.
 //!
 //! Run `constmove --help` for the commands, `constmove COMMAND --help` for one. Errors are
 //! one line on stderr and exit status 2; a reader that goes away (`constmove perft 5
@@ -21,6 +21,7 @@ mod results;
 mod split;
 mod suite;
 mod suite_file;
+mod uci;
 mod workload;
 
 use error::{CliError, CliResult};
@@ -40,7 +41,7 @@ struct CommandHelp {
 }
 
 /// The commands in the order `constmove --help` lists them.
-const COMMANDS: [CommandHelp; 5] = [
+const COMMANDS: [CommandHelp; 6] = [
     CommandHelp {
         name: "perft",
         usage: "    constmove perft [DEPTH] [--fen FEN] [--chess960] [--divide] [--stats] [--json] [--threads N] [--hash SIZE] [--verify] [--backend B]
@@ -154,6 +155,23 @@ const COMMANDS: [CommandHelp; 5] = [
                    exec constmove perftree \"$@\"
 ",
         backend: true,
+    },
+    CommandHelp {
+        name: "uci",
+        usage: "    constmove uci\n",
+        text: "    uci        A UCI front end for perft harnesses (the Grand Chess Tree's perft
+               checker, scripts written for Stockfish): reads uci, isready,
+               ucinewgame, position startpos|fen FEN [moves M...], go perft N, stop and
+               quit on stdin, with setoption name Threads|Hash|UCI_Chess960 value V
+               (Hash in MiB, 0 for no table). go perft N prints `move: count` for each
+               root move, a blank line, `Nodes searched: N` and a blank line, as
+               Stockfish does. Castles are e1g1, or king-takes-rook (e1h1) with
+               UCI_Chess960 or in a Chess960 position; promotions in either case. A bad
+               command gets one `info string` line and the session goes on; after a
+               failed position command, go perft answers with an info line until the
+               next position.
+",
+        backend: false,
     },
     CommandHelp {
         name: "suite",
@@ -306,6 +324,7 @@ fn run(args: &[String], out: &mut impl Write) -> CliResult {
         "suite" => suite::run(rest, out),
         "split" => split::run(rest, out),
         "merge" => merge::run(rest, out),
+        "uci" => uci::run(rest, out),
         other if other.starts_with('-') => Err(CliError::usage(format!(
             "unknown option {other:?} (try 'constmove --help')"
         ))),

@@ -1961,3 +1961,230 @@ fn split_frames_its_units_and_a_cut_file_is_refused() {
         "{err:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// uci (issue 39)
+
+/// Runs `constmove uci` with `input` on stdin (closed after it) and returns its output.
+fn uci_session(input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_constmove"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the constmove binary starts");
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = input.to_owned();
+    // Written from another thread so a large input cannot block against a full stdout.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    // Read while it runs (a long answer would fill the pipe), within a time limit.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(child.wait_with_output().expect("the child exits"));
+    });
+    let output = receiver
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the session ends within two minutes");
+    writer.join().expect("the writer finishes");
+    output
+}
+
+/// The `go perft` answers of a session: each block's `(move, count)` lines and its total.
+fn uci_perft_blocks(out: &str) -> Vec<(Vec<(String, u64)>, u64)> {
+    let mut blocks = Vec::new();
+    let mut moves = Vec::new();
+    for line in out.lines() {
+        if let Some(total) = line.strip_prefix("Nodes searched: ") {
+            blocks.push((std::mem::take(&mut moves), total.parse().expect("a count")));
+        } else if let Some((mv, count)) = line.split_once(": ")
+            && !line.starts_with("info ")
+        {
+            moves.push((mv.to_owned(), count.parse().expect("a count")));
+        }
+    }
+    blocks
+}
+
+#[test]
+fn uci_answers_a_harness_session_as_stockfish_does() {
+    let output = uci_session(
+        "uci\nisready\nucinewgame\nposition startpos\ngo perft 3\n\
+         position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n\
+         setoption name Threads value 2\nsetoption name Hash value 16\ngo perft 3\nquit\n",
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+    let out = stdout(&output);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("id name constmove "), "{out}");
+    assert!(
+        lines.contains(&"uciok") && lines.contains(&"readyok"),
+        "{out}"
+    );
+    assert!(out.contains("option name UCI_Chess960 type check default false\n"));
+    let blocks = uci_perft_blocks(&out);
+    assert_eq!(blocks.len(), 2, "{out}");
+    // Published totals; the root moves agree with the library's divide.
+    assert_eq!(blocks[0].1, 8902);
+    assert_eq!(blocks[0].0, library_divide(&Position::startpos(), 3));
+    assert_eq!(blocks[1].1, 97_862);
+    assert_eq!(blocks[1].0, library_divide(&KIWIPETE.parse().unwrap(), 3));
+    // The layout: move lines, a blank line, the total, a blank line.
+    assert!(
+        out.contains("h2h4: 420\n\nNodes searched: 8902\n\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn uci_plays_moves_and_castles_in_both_notations() {
+    // Standard chess: castling written as the king's move, e1g1.
+    let italian = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6";
+    let output = uci_session(&format!(
+        "{italian}\ngo perft 1\n{italian} e1g1\ngo perft 2\n{italian} e1g1 f8c9\ngo perft 1\n"
+    ));
+    let out = stdout(&output);
+    let blocks = uci_perft_blocks(&out);
+    assert_eq!(blocks.len(), 2, "{out}");
+    assert!(
+        blocks[0].0.iter().any(|(mv, n)| mv == "e1g1" && *n == 1),
+        "{out}"
+    );
+    let mut castled = Position::startpos();
+    for mv in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"] {
+        castled.play(castled.parse_uci(mv).unwrap()).unwrap();
+    }
+    assert_eq!(blocks[1].1, perft_with(&castled, 2, Backend::Auto).unwrap());
+    // `f8c9` is no move: an info line, and no position until the next one.
+    assert!(out.contains("info string move 8 \"f8c9\""), "{out}");
+
+    // UCI_Chess960: castles are king-takes-rook, e1h1, for the standard start as well.
+    let output = uci_session(&format!(
+        "setoption name UCI_Chess960 value true\n{italian}\ngo perft 1\n{italian} e1h1\ngo perft 2\n"
+    ));
+    let out = stdout(&output);
+    let blocks = uci_perft_blocks(&out);
+    assert_eq!(blocks.len(), 2, "{out}");
+    assert!(blocks[0].0.iter().any(|(mv, _)| mv == "e1h1"), "{out}");
+    assert!(!blocks[0].0.iter().any(|(mv, _)| mv == "e1g1"), "{out}");
+    assert_eq!(blocks[1].1, perft_with(&castled, 2, Backend::Auto).unwrap());
+
+    // A Chess960 start (fischer.epd's first line, published counts): king g1, rooks f1
+    // and h1, castles written g1f1 and g1h1 under UCI_Chess960.
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let output = uci_session(&format!(
+        "setoption name UCI_Chess960 value true\nposition fen {fen}\ngo perft 1\ngo perft 3\n"
+    ));
+    let blocks = uci_perft_blocks(&stdout(&output));
+    assert_eq!((blocks[0].1, blocks[1].1), (21, 12_189));
+}
+
+#[test]
+fn uci_bad_commands_get_an_info_line_and_the_session_goes_on() {
+    let long = "x".repeat(200_000);
+    let output = uci_session(&format!(
+        "foo\nposition fen 4k3/8/8 w - -\ngo perft 1\nposition startpos moves e2e5\n\
+         go perft 1\ngo perft 99\ngo perft\ngo depth 5\nsetoption name Threads value 0\n\
+         setoption name Hash value lots\nsetoption name Nope value 1\n{long}\n\
+         position startpos moves e2e4\ngo perft 2\nisready\n"
+    ));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = stdout(&output);
+    let info = out
+        .lines()
+        .filter(|line| line.starts_with("info string "))
+        .count();
+    assert_eq!(info, 12, "{out}");
+    assert!(out.lines().all(|line| line.len() < 400), "{out}");
+    let blocks = uci_perft_blocks(&out);
+    assert_eq!(blocks.len(), 1, "{out}");
+    assert_eq!(blocks[0].1, 600, "perft 2 after e2e4");
+    assert!(out.ends_with("readyok\n"), "{out}");
+}
+
+/// `(fen, depth, nodes)` of a shared perft file: each position's deepest published count
+/// within `budget` nodes.
+fn published_within(name: &str, budget: u64) -> Vec<(String, u32, u64)> {
+    let text = std::fs::read_to_string(shared(name)).expect("the shared data");
+    let mut entries: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') || line.starts_with("id ") {
+            continue;
+        }
+        if let Some(fen) = line.strip_prefix("epd ") {
+            entries.push((fen.to_owned(), Vec::new()));
+        } else if let Some(count) = line.strip_prefix("perft ") {
+            let (depth, nodes) = count.split_once(' ').expect("perft D N");
+            let entry = entries.last_mut().expect("an epd line first");
+            entry
+                .1
+                .push((depth.parse().unwrap(), nodes.parse().unwrap()));
+        } else {
+            let mut fields = line.split(';');
+            let fen = fields.next().unwrap().trim().to_owned();
+            let counts = fields
+                .map(|field| {
+                    let (depth, nodes) = field.trim().split_once(' ').expect("D<depth> <nodes>");
+                    (depth[1..].parse().unwrap(), nodes.parse().unwrap())
+                })
+                .collect();
+            entries.push((fen, counts));
+        }
+    }
+    entries
+        .into_iter()
+        .filter_map(|(fen, counts)| {
+            let (depth, nodes) = counts.into_iter().filter(|(_, n)| *n <= budget).max()?;
+            Some((fen, depth, nodes))
+        })
+        .collect()
+}
+
+/// The suites' positions through `go perft`, against the published counts: every position
+/// of the classic suite, its extras, shakmaty's tricky list (one position is refused for
+/// its material), the first 120 Chess960 starts and the first 300 random positions.
+#[test]
+fn uci_go_perft_matches_the_published_suites() {
+    // (file, UCI_Chess960, positions taken, positions counted)
+    for (name, chess960, take, counted) in [
+        ("perftsuite.epd", false, usize::MAX, 126),
+        ("perftsuite_extras.epd", false, usize::MAX, 3),
+        ("shakmaty_tricky.perft", false, usize::MAX, 25),
+        ("fischer.epd", true, 120, 120),
+        ("marcelk_perft_random.perft", false, 300, 300),
+    ] {
+        let cases: Vec<_> = published_within(name, 20_000)
+            .into_iter()
+            .take(take)
+            .collect();
+        let mut input = format!("setoption name UCI_Chess960 value {chess960}\n");
+        let mut expected = Vec::new();
+        for (fen, depth, nodes) in &cases {
+            input.push_str(&format!("position fen {fen}\n"));
+            // A position the library refuses gets an info line and no count.
+            if Position::from_fen(fen).is_ok() {
+                input.push_str(&format!("go perft {depth}\n"));
+                expected.push((fen, depth, *nodes));
+            }
+        }
+        input.push_str("quit\n");
+        let output = uci_session(&input);
+        let out = stdout(&output);
+        let blocks = uci_perft_blocks(&out);
+        assert_eq!(blocks.len(), expected.len(), "{name}: {out}");
+        for ((fen, depth, nodes), (_, got)) in expected.iter().zip(&blocks) {
+            assert_eq!(got, nodes, "{name}: {fen} depth {depth}");
+        }
+        let refused = cases.len() - expected.len();
+        let info = out
+            .lines()
+            .filter(|line| line.starts_with("info string "))
+            .count();
+        assert_eq!(info, refused, "{name}: {out}");
+        assert_eq!(expected.len(), counted, "{name}");
+    }
+}
