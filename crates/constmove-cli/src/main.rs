@@ -146,11 +146,14 @@ const COMMANDS: [CommandHelp; 6] = [
     },
     CommandHelp {
         name: "perftree",
-        usage: "    constmove perftree DEPTH FEN [MOVES...] [--backend B]\n",
-        text: "    perftree   The protocol of the perftree debugger (github.com/agnishom/perftree): play
-               the space-separated UCI MOVES (one argument, possibly empty, or several)
-               from FEN, then print `move count` for each root move, a blank line and the
-               total. perftree runs a script with DEPTH FEN MOVES, so give it one holding
+        usage: "    constmove perftree DEPTH FEN [MOVES...] [--chess960] [--backend B]\n",
+        text: "    perftree   The protocol of the perftree debugger (github.com/agausmann/perftree):
+               play the space-separated UCI MOVES (one argument, possibly empty, or
+               several; promotion letters in either case, a7b8Q or a7b8q) from FEN,
+               then print `move count` for each root move, a blank line and the total.
+               --chess960 reads and writes castles king-takes-rook (e1h1), as Stockfish
+               in Chess960 mode. perftree runs a script with DEPTH FEN MOVES, so give it
+               one holding
                    #!/bin/sh
                    exec constmove perftree \"$@\"
 ",

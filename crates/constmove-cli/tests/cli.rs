@@ -2188,3 +2188,27 @@ fn uci_go_perft_matches_the_published_suites() {
         assert_eq!(expected.len(), counted, "{name}");
     }
 }
+
+#[test]
+fn perftree_reads_promotions_in_either_case_and_has_a_chess960_switch() {
+    // A white pawn on a7 takes on b8 (a rook) or pushes to a8.
+    let fen = "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+    for mv in ["a7b8Q", "a7b8q"] {
+        let (_, total) = parse_perftree(&run_ok(&["perftree", "1", fen, mv]));
+        let mut position: Position = fen.parse().unwrap();
+        position.play(position.parse_uci("a7b8q").unwrap()).unwrap();
+        assert_eq!(
+            total,
+            perft_with(&position, 1, Backend::Auto).unwrap(),
+            "{mv}"
+        );
+    }
+    // Castling as Stockfish writes it in Chess960 mode: king takes rook.
+    let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+    let (moves, _) = parse_perftree(&run_ok(&["perftree", "1", fen, "", "--chess960"]));
+    assert!(moves.iter().any(|(mv, _)| mv == "e1h1"), "{moves:?}");
+    let (castled, _) = parse_perftree(&run_ok(&["perftree", "1", fen, "e1h1", "--chess960"]));
+    let (standard, _) = parse_perftree(&run_ok(&["perftree", "1", fen, "e1g1"]));
+    assert_eq!(castled, standard);
+    assert!(run_ok(&["perftree", "--help"]).contains("github.com/agausmann/perftree"));
+}
