@@ -116,6 +116,12 @@ pub enum FenError {
         /// The character.
         letter: char,
     },
+    /// Two digits next to each other in a rank (`44`, `1111k3`): FEN writes a run of
+    /// empty squares as one digit, and python-chess and others refuse the split form.
+    AdjacentDigits {
+        /// The rank (1–8) as a chess player names it.
+        rank: u8,
+    },
     /// The side to move is not `w` or `b`.
     SideToMove,
     /// A castling character that is not one of `KQkq`, a file letter `A`-`H`/`a`-`h` (or
@@ -295,6 +301,11 @@ impl fmt::Display for FenError {
                 "invalid FEN piece placement: {} on rank {rank} is not a piece letter \
                  (PNBRQK, pnbrqk) or a digit 1-8",
                 Letter(letter)
+            ),
+            FenError::AdjacentDigits { rank } => write!(
+                f,
+                "invalid FEN piece placement: rank {rank} has two digits in a row \
+                 (a run of empty squares is one digit)"
             ),
             FenError::SideToMove => f.write_str("invalid FEN side to move: expected 'w' or 'b'"),
             FenError::CastlingLetter { letter } => write!(
@@ -548,11 +559,17 @@ fn parse_placement(placement: &str) -> Result<Board, FenError> {
     for (row, text) in placement.split('/').enumerate() {
         let rank = 7 - row as u8;
         let mut file = 0usize;
+        let mut after_digit = false;
         for letter in text.chars() {
             if let Some(skip) = letter.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                if after_digit {
+                    return Err(FenError::AdjacentDigits { rank: rank + 1 });
+                }
+                after_digit = true;
                 file += skip as usize;
                 continue;
             }
+            after_digit = false;
             let piece =
                 Piece::from_char(letter.to_ascii_lowercase()).ok_or(FenError::PieceLetter {
                     rank: rank + 1,

@@ -110,6 +110,24 @@ fn rank_length() {
 }
 
 #[test]
+fn adjacent_digits() {
+    let placement = FenField::Placement.to_string();
+    for (fen, rank) in [
+        ("4k3/8/8/8/8/8/8/44 w - - 0 1", 1),
+        ("1111k3/8/8/8/8/8/8/4K3 w - - 0 1", 8),
+        ("4k3/8/8/8/8/8/8/4K21 w - - 0 1", 1),
+        ("4k3/8/8/17/8/8/8/4K3 w - - 0 1", 5),
+    ] {
+        rejects(
+            fen,
+            FenError::AdjacentDigits { rank },
+            &placement,
+            &[&format!("rank {rank}"), "two digits in a row"],
+        );
+    }
+}
+
+#[test]
 fn piece_letter() {
     let placement = FenField::Placement.to_string();
     for (fen, rank, letter) in [

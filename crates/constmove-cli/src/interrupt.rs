@@ -15,6 +15,11 @@ pub fn stop_now() {
     STOP.store(true, Ordering::SeqCst);
 }
 
+/// Whether a stop was asked for (Ctrl-C, or [`stop_now`]).
+pub fn requested() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
 /// Installs the handler (once; later calls just return the flag) and returns the flag the
 /// count polls.
 pub fn install() -> &'static AtomicBool {

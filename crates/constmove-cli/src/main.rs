@@ -1,5 +1,5 @@
-//! The `constmove` command: perft with timing, divide, the perftree debugger protocol and
-//! perft-suite checks, on top of the `constmove` library.
+//! The `constmove` command: perft with timing, divide, the perftree debugger protocol, a
+//! UCI `go perft` front end and perft-suite checks, on top of the `constmove` library.
 //!
 //! Run `constmove --help` for the commands, `constmove COMMAND --help` for one. Errors are
 //! one line on stderr and exit status 2; a reader that goes away (`constmove perft 5
@@ -9,6 +9,7 @@
 
 mod args;
 mod error;
+mod input;
 mod interrupt;
 mod json;
 mod merge;
@@ -20,6 +21,7 @@ mod results;
 mod split;
 mod suite;
 mod suite_file;
+mod uci;
 mod workload;
 
 use error::{CliError, CliResult};
@@ -39,7 +41,7 @@ struct CommandHelp {
 }
 
 /// The commands in the order `constmove --help` lists them.
-const COMMANDS: [CommandHelp; 5] = [
+const COMMANDS: [CommandHelp; 6] = [
     CommandHelp {
         name: "perft",
         usage: "    constmove perft [DEPTH] [--fen FEN] [--chess960] [--divide] [--stats] [--json] [--threads N] [--hash SIZE] [--verify] [--backend B]
@@ -67,7 +69,8 @@ const COMMANDS: [CommandHelp; 5] = [
                              {\"nodes\":N,\"seconds\":S,\"nps\":R,\"backend\":\"NAME\",\"threads\":T}
                              (with --divide also \"divide\":{\"e2e4\":N,...}, with
                              --stats also \"stats\":{\"nodes\":N,\"captures\":C,...})
-                 --threads N  worker threads (default: every core); counts are the same
+                 --threads N  worker threads (default: every core; at most 4 per core
+                             run, and `threads` says how many did); counts are the same
                              for any N
                  --hash SIZE  cache subtree counts in a table of SIZE bytes shared by
                              the threads (64M, 512M, 1G, ...; binary units), or of what
@@ -90,8 +93,11 @@ const COMMANDS: [CommandHelp; 5] = [
                              same command resumes a killed run (adds a `resumed K` line)
                Runs over a second show progress on stderr (a bar on a terminal, plain
                `progress:` lines otherwise; none with --json). Ctrl-C stops within a
-               fraction of a second, prints the root moves finished so far and exits
-               with status 130; a second Ctrl-C exits at once.
+               second whatever the table size or thread count, prints the root moves
+               (or units) finished so far and exits with status 130; a count that does
+               not stop within 0.65 s is left unfinished (no root move listed; a
+               workload's results file keeps its finished units). A second Ctrl-C exits
+               at once. --workload refuses --divide, --stats and --chess960.
 ",
         backend: true,
     },
@@ -101,8 +107,12 @@ const COMMANDS: [CommandHelp; 5] = [
         text: "    split      Write the distinct positions K plies below the root (default the start
                position) as work units for `perft --workload`, one EPD line each:
                `FEN ;count N ;depth D` (N move sequences reach it, D = DEPTH - K plies
-               remain). K is at most DEPTH and at most 6. Hand the parts to other
-               machines and add up their `nodes`.
+               remain). K is at most DEPTH and at most 6. The units come between a
+               header `# constmove split: units N, depth D, ply K, root FEN` and a
+               closing `# constmove split end: N units`: perft --workload and merge
+               refuse a file whose count does not match (cut short), naming how many
+               lines are missing. Hand the parts to other machines and add up their
+               `nodes`.
                Each ply costs about 12 times the one before; for the start position:
                    K       lines   output   memory    time
                    4      72,078   5.8 MB    11 MB   0.2 s
@@ -119,10 +129,12 @@ const COMMANDS: [CommandHelp; 5] = [
         usage: "    constmove merge --workload FILE R.jsonl... [--json]\n",
         text: "    merge      Add up the results files the parts of a workload wrote (perft --results):
                checks that every unit of FILE has a result, that a unit counted more
-               than once (a rerun, another --hash-seed) got the same perft each time
-               (counted as `verified`), and that every line is of this workload; then
-               prints `units`, `results` (lines read), `verified`, `unit_seconds` (the
-               units' own times, summed) and, last, `nodes N`, the total in 128 bits.
+               than once got the same perft each time, and that every line is of this
+               workload; then prints `units`, `results` (lines read), `verified` (units
+               recounted independently: under another --hash-seed, or with and without
+               --hash), `duplicates` (lines repeating another's seed and count, as a
+               copied file has: not a recount), `unit_seconds` (the units' own times,
+               summed) and, last, `nodes N`, the total in 128 bits.
                Otherwise it lists up to 20 of each: `unit U missing: ...`, `unit U
                disagreeing: perft ...` (with file:line and seed), `line FILE:LINE
                foreign: ...`, prints `missing`, `disagreeing` and `foreign` counts
@@ -134,15 +146,35 @@ const COMMANDS: [CommandHelp; 5] = [
     },
     CommandHelp {
         name: "perftree",
-        usage: "    constmove perftree DEPTH FEN [MOVES...] [--backend B]\n",
-        text: "    perftree   The protocol of the perftree debugger (github.com/agnishom/perftree): play
-               the space-separated UCI MOVES (one argument, possibly empty, or several)
-               from FEN, then print `move count` for each root move, a blank line and the
-               total. perftree runs a script with DEPTH FEN MOVES, so give it one holding
+        usage: "    constmove perftree DEPTH FEN [MOVES...] [--chess960] [--backend B]\n",
+        text: "    perftree   The protocol of the perftree debugger (github.com/agausmann/perftree):
+               play the space-separated UCI MOVES (one argument, possibly empty, or
+               several; promotion letters in either case, a7b8Q or a7b8q) from FEN,
+               then print `move count` for each root move, a blank line and the total.
+               --chess960 reads and writes castles king-takes-rook (e1h1), as Stockfish
+               in Chess960 mode. perftree runs a script with DEPTH FEN MOVES, so give it
+               one holding
                    #!/bin/sh
                    exec constmove perftree \"$@\"
 ",
         backend: true,
+    },
+    CommandHelp {
+        name: "uci",
+        usage: "    constmove uci\n",
+        text: "    uci        A UCI front end for perft harnesses (the Grand Chess Tree's perft
+               checker, scripts written for Stockfish): reads uci, isready,
+               ucinewgame, position startpos|fen FEN [moves M...], go perft N, stop and
+               quit on stdin, with setoption name Threads|Hash|UCI_Chess960 value V
+               (Hash in MiB, 0 for no table). go perft N prints `move: count` for each
+               root move, a blank line, `Nodes searched: N` and a blank line, as
+               Stockfish does. Castles are e1g1, or king-takes-rook (e1h1) with
+               UCI_Chess960 or in a Chess960 position; promotions in either case. A bad
+               command gets one `info string` line and the session goes on; after a
+               failed position command, go perft answers with an info line until the
+               next position.
+",
+        backend: false,
     },
     CommandHelp {
         name: "suite",
@@ -164,8 +196,12 @@ const COMMANDS: [CommandHelp; 5] = [
                without counts (one line on stderr), or every count skipped (the tally,
                then one line on stderr).
                Chess960 lines (fischer.epd, shakmaty_tricky.perft) are read as such.
-               Every FEN is checked before counting; one the parser rejects stops the
-               suite with exit status 2 and one line naming the file line and the error.
+               Every line is read before counting; one that cannot be read (a FEN the
+               parser rejects, a bad count) is printed as `unreadable line L: why`
+               (--json: \"unreadable\":[{\"line\":L,\"error\":...}]), counts as one
+               failure (exit status 1), and the rest of the file is still checked.
+               A count whose depth the node limit cannot reach at the growth seen so
+               far (`;D99 5` for the start position) is skipped before counting it.
 ",
         backend: true,
     },
@@ -187,8 +223,11 @@ castling field is X-FEN (KQkq, a file letter for an inner rook) or Shredder-FEN 
 letters in any order; a castling king or rook off the standard squares, or a file letter,
 makes a Chess960 position, whose castles are written king-takes-rook (g1h1); a side to move
 in check from three or more pieces is rejected (no move gives more than two checks).
-An argument starting with a UTF-8 byte-order mark is an error.
-Exit status: 0 success, 1 suite, --verify or merge mismatches, 2 bad arguments or input,
+An argument starting with a UTF-8 byte-order mark is an error. Files are read within
+bounds (lines of at most 4096 bytes; workloads 4 GiB, results 8 GiB, suites 256 MiB): an
+error names the file and line and quotes at most 100 characters.
+Exit status: 0 success, 1 suite failures (a wrong count or an unreadable line), --verify
+or merge mismatches, 2 bad arguments or input,
 a suite that checked nothing or a closed stdout (one line on stderr), 130 interrupted by
 Ctrl-C.
 ";
@@ -211,7 +250,11 @@ fn main() -> ExitCode {
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(error) => {
             // If even stderr is gone there is no one left to tell.
-            let _ = writeln!(io::stderr(), "constmove: {error}");
+            let _ = writeln!(
+                io::stderr(),
+                "constmove: {}",
+                input::clip_quotes(&error.to_string())
+            );
             match error {
                 CliError::Interrupted(_) => ExitCode::from(interrupt::EXIT_INTERRUPTED),
                 _ => ExitCode::from(2),
@@ -284,6 +327,7 @@ fn run(args: &[String], out: &mut impl Write) -> CliResult {
         "suite" => suite::run(rest, out),
         "split" => split::run(rest, out),
         "merge" => merge::run(rest, out),
+        "uci" => uci::run(rest, out),
         other if other.starts_with('-') => Err(CliError::usage(format!(
             "unknown option {other:?} (try 'constmove --help')"
         ))),

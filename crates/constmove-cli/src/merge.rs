@@ -1,7 +1,9 @@
 //! `constmove merge --workload FILE R1.jsonl [R2.jsonl ...] [--json]`: add up the results
 //! files of a workload's parts, in 128 bits, after checking that every unit is there, that
-//! a unit counted more than once (by a rerun, or under another `--hash-seed`) got the same
-//! perft each time, and that no line belongs to another workload.
+//! a unit counted more than once got the same perft each time, and that no line belongs to
+//! another workload. A unit is `verified` only by an independent recount: one under other
+//! table keys (another `--hash-seed`, or with against without `--hash`); a line that
+//! repeats another's keys (a copied file, a duplicated line) is a duplicate, not a check.
 
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
@@ -86,7 +88,19 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
                 .any(|f| f.result.perft != found[0].result.perft)
         })
         .collect();
-    let verified = by_unit.iter().filter(|found| found.len() > 1).count() - disagreeing.len();
+    // Distinct table keys (a seed, or none) per agreeing unit: two or more is a recount.
+    let mut verified = 0usize;
+    let mut duplicates = 0usize;
+    for (index, found) in by_unit.iter().enumerate() {
+        if disagreeing.binary_search(&(index + 1)).is_ok() {
+            continue;
+        }
+        let mut seeds: Vec<Option<u64>> = found.iter().map(|f| f.result.hash_seed).collect();
+        seeds.sort_unstable();
+        seeds.dedup();
+        duplicates += found.len() - seeds.len();
+        verified += usize::from(seeds.len() > 1);
+    }
     let mut nodes: u128 = 0;
     let mut unit_seconds = 0.0;
     for found in by_unit.iter().filter_map(|found| found.first()) {
@@ -121,7 +135,7 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         };
         writeln!(
             out,
-            "{{\"units\":{},\"results\":{lines},\"verified\":{verified},\"missing\":{},\"disagreeing\":{},\"foreign\":[{}],\"unit_seconds\":{},\"nodes\":{total}}}",
+            "{{\"units\":{},\"results\":{lines},\"verified\":{verified},\"duplicates\":{duplicates},\"missing\":{},\"disagreeing\":{},\"foreign\":[{}],\"unit_seconds\":{},\"nodes\":{total}}}",
             units.len(),
             list(&missing),
             list(&disagreeing),
@@ -158,6 +172,7 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         writeln!(out, "units {}", units.len())?;
         writeln!(out, "results {lines}")?;
         writeln!(out, "verified {verified}")?;
+        writeln!(out, "duplicates {duplicates}")?;
         if !ok {
             writeln!(out, "missing {}", missing.len())?;
             writeln!(out, "disagreeing {}", disagreeing.len())?;

@@ -5,10 +5,10 @@
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
 use crate::progress;
-use crate::report::{Report, Setup, finish, table_stats, write_report};
+use crate::report::{Report, Setup, finish, late_exit, release, table_stats, write_report};
 use crate::workload;
 use constmove::{
-    Backend, HashTable, Move, PerftStats, Position, StatsTable, divide_parallel,
+    Backend, HashTable, Move, PerftStats, Position, Progress, StatsTable, divide_parallel,
     divide_parallel_stats,
 };
 use std::io::Write;
@@ -70,8 +70,17 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
                 "perft --workload takes its positions and depths from the file (no DEPTH or --fen)",
             ));
         }
-        if parsed.flag("--divide") {
-            return Err(CliError::usage("perft --workload cannot --divide"));
+        // Options the workload mode cannot honour are refused, not ignored.
+        for (option, why) in [
+            ("--divide", "its units are not root moves"),
+            ("--stats", "it counts nodes only"),
+            ("--chess960", "each line's FEN says its own rules"),
+        ] {
+            if parsed.flag(option) {
+                return Err(CliError::usage(format!(
+                    "{option} cannot be used with --workload ({why})"
+                )));
+            }
         }
         let part = parsed.value("--part").map(args::parse_part).transpose()?;
         return workload::run(file, part, parsed.value("--results"), &setup, out);
@@ -125,12 +134,18 @@ fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliR
     let table = setup.table(|| HashTable::useful_bytes(position, depth))?;
     let options = setup.options(table.as_ref());
     let start = Instant::now();
-    let counts = progress::run(!setup.json, 0, |on_unit| {
+    let late = |progress: Progress| {
+        let report = late_report(start, table_stats(table.as_ref()), None);
+        late_exit(&report, setup, &late_message(progress))
+    };
+    let counts = progress::run(!setup.json, 0, &late, |on_unit| {
         divide_parallel(position, depth, &options, on_unit)
     })
     .map_err(|error| CliError::usage(error.to_string()))?;
     let seconds = start.elapsed().as_secs_f64();
     let (finished, complete) = sorted_lines(counts.moves(), |&count| count);
+    let stats = table_stats(table.as_ref());
+    release(table);
     Ok(Report {
         nodes: u128::from(
             counts
@@ -140,7 +155,7 @@ fn measure(position: &Position, depth: u32, setup: &Setup, divide: bool) -> CliR
         complete,
         divide: (divide || !complete).then_some(finished),
         seconds,
-        table: table_stats(table.as_ref()),
+        table: stats,
         stats: None,
         resumed: None,
         counted: None,
@@ -163,7 +178,12 @@ fn measure_stats(
         None => options,
     };
     let start = Instant::now();
-    let counts = progress::run(!setup.json, 0, |on_unit| {
+    let late = |progress: Progress| {
+        let table = table.as_ref().map(|table| (table.bytes(), table.stats()));
+        let report = late_report(start, table, Some(PerftStats::default()));
+        late_exit(&report, setup, &late_message(progress))
+    };
+    let counts = progress::run(!setup.json, 0, &late, |on_unit| {
         divide_parallel_stats(position, depth, &options, on_unit)
     })
     .map_err(|error| CliError::usage(error.to_string()))?;
@@ -176,16 +196,47 @@ fn measure_stats(
         }
         sum
     });
+    let table_report = table.as_ref().map(|table| (table.bytes(), table.stats()));
+    release(table);
     Ok(Report {
         nodes: u128::from(stats.nodes),
         complete,
         divide: (divide || !complete).then_some(finished),
         seconds,
-        table: table.as_ref().map(|table| (table.bytes(), table.stats())),
+        table: table_report,
         stats: Some(stats),
         resumed: None,
         counted: None,
     })
+}
+
+/// The report of a count that did not stop in time: no root move is known to be finished.
+fn late_report(
+    start: Instant,
+    table: Option<(usize, constmove::TableStats)>,
+    stats: Option<PerftStats>,
+) -> Report {
+    Report {
+        nodes: 0,
+        complete: false,
+        divide: Some(Vec::new()),
+        seconds: start.elapsed().as_secs_f64(),
+        table,
+        stats,
+        resumed: None,
+        counted: None,
+    }
+}
+
+/// Why a late stop lists no root moves.
+fn late_message(progress: Progress) -> String {
+    format!(
+        "the count did not stop within {} s, so it was left unfinished: no root move is \
+         listed ({} of {} work units were done)",
+        crate::progress::GRACE.as_secs_f64(),
+        progress.units_done,
+        progress.units_total
+    )
 }
 
 /// The finished root moves as `(uci, nodes)` sorted by move text, so that two runs (or a

@@ -1,17 +1,22 @@
-//! `constmove perftree DEPTH FEN [MOVES]`: the protocol of the perftree debugger
-//! (github.com/agnishom/perftree), which runs the command as `constmove perftree "$depth"
-//! "$fen" "$moves"` and reads back `move count` lines, a blank line and the total.
+//! `constmove perftree DEPTH FEN [MOVES] [--chess960]`: the protocol of the perftree
+//! debugger (github.com/agausmann/perftree), which runs the command as `constmove perftree
+//! "$depth" "$fen" "$moves"` and reads back `move count` lines, a blank line and the total.
+//! Promotions are read in either case (`a7b8Q`, as perftree's README and Stockfish write
+//! them, or `a7b8q`); `--chess960` reads and writes castles king-takes-rook (`e1h1`), as
+//! Stockfish does in Chess960 mode.
 //!
 //! Nothing but that goes to stdout, since perftree parses it.
 
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
+use crate::input::quote;
 use crate::perft::divide_sorted;
+use crate::uci::parse_move;
 use constmove::Position;
 use std::io::Write;
 
 const SPEC: Spec = Spec {
-    flags: &[],
+    flags: &["--chess960"],
     valued: &["--backend"],
 };
 
@@ -25,6 +30,9 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     };
     let backend = args::backend(&parsed)?;
     let mut position = args::parse_fen(fen)?;
+    if parsed.flag("--chess960") {
+        position = position.into_chess960();
+    }
     // perftree passes the moves as one argument ("e2e4 e7e5", possibly ""), a shell user
     // may pass them as several: both read the same once joined.
     play_moves(&mut position, &moves.join(" "))?;
@@ -49,10 +57,12 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
 fn play_moves(position: &mut Position, moves: &str) -> CliResult<()> {
     for (index, text) in moves.split_whitespace().enumerate() {
         let number = index + 1;
+        let failed =
+            |error: String| CliError::usage(format!("move {number} {}: {error}", quote(text)));
+        let mv = parse_move(position, text).map_err(failed)?;
         position
-            .parse_uci(text)
-            .and_then(|mv| position.play(mv))
-            .map_err(|error| CliError::usage(format!("move {number} {text:?}: {error}")))?;
+            .play(mv)
+            .map_err(|error| failed(error.to_string()))?;
     }
     Ok(())
 }

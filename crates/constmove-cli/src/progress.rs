@@ -3,8 +3,12 @@
 //! second or when the caller turns it off (`--json`).
 //!
 //! The count runs on a scoped thread; this thread wakes a few times a second to draw, so
-//! plain lines keep coming even while long work units are being counted.
+//! plain lines keep coming even while long work units are being counted. It also keeps
+//! Ctrl-C's promise: if the count has not returned [`GRACE`] after a stop request (a deep
+//! unit, a thread count far above the cores), the caller's `late` output is written and
+//! the process exits without waiting for the workers or freeing the table.
 
+use crate::interrupt;
 use constmove::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -16,6 +20,11 @@ use std::time::{Duration, Instant};
 const QUIET_START: Duration = Duration::from_secs(1);
 /// How often the bar (or the check for a plain line) is refreshed.
 const TICK: Duration = Duration::from_millis(200);
+/// How often the stop flag is looked at while the count runs.
+const POLL: Duration = Duration::from_millis(25);
+/// How long a stopped count may take to return before the process exits without it:
+/// with the exit itself, Ctrl-C ends the run within a second.
+pub const GRACE: Duration = Duration::from_millis(650);
 
 /// The latest progress, written by the workers and read by the reporter.
 #[derive(Default)]
@@ -45,10 +54,13 @@ impl Shared {
 }
 
 /// Runs `work`, handing it the progress callback to pass to the library, and reports its
-/// progress on stderr while it runs if `show` is set.
+/// progress on stderr while it runs if `show` is set. If a stop was requested and `work`
+/// has not returned [`GRACE`] later, `late` writes what can be said (it gets the last
+/// progress) and the process exits with the status it returns.
 pub fn run<T: Send>(
     show: bool,
     units_total: usize,
+    late: &dyn Fn(Progress) -> u8,
     work: impl FnOnce(&(dyn Fn(Progress) + Sync)) -> T + Send,
 ) -> T {
     let shared = Shared::default();
@@ -61,9 +73,7 @@ pub fn run<T: Send>(
             let _ = finished.send(());
             result
         });
-        if show {
-            report(&shared, &wait);
-        }
+        watch(show, &shared, &wait, late);
         match counter.join() {
             Ok(result) => result,
             Err(panic) => std::panic::resume_unwind(panic),
@@ -71,29 +81,42 @@ pub fn run<T: Send>(
     })
 }
 
-/// Draws until the count finishes.
-fn report(shared: &Shared, wait: &mpsc::Receiver<()>) {
+/// Draws (if `show`) and watches the stop flag until the count finishes.
+fn watch(show: bool, shared: &Shared, wait: &mpsc::Receiver<()>, late: &dyn Fn(Progress) -> u8) {
     let start = Instant::now();
     let terminal = std::io::stderr().is_terminal();
     let mut bar: Option<ProgressBar> = None;
     let mut next_line = QUIET_START;
+    let mut next_draw = Duration::ZERO;
+    let mut stop_seen: Option<Instant> = None;
     // Until the count reports that it finished (or its thread is gone).
-    while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(TICK) {
+    while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(POLL) {
+        if interrupt::requested() {
+            let since = *stop_seen.get_or_insert_with(Instant::now);
+            if since.elapsed() >= GRACE {
+                if let Some(bar) = &bar {
+                    bar.finish_and_clear();
+                }
+                let status = late(shared.snapshot());
+                std::process::exit(i32::from(status));
+            }
+        }
         let elapsed = start.elapsed();
-        if elapsed < QUIET_START {
+        if !show || elapsed < QUIET_START || elapsed < next_draw {
             continue;
         }
+        next_draw = elapsed + TICK;
         let now = shared.snapshot();
         let rate = now.nodes as f64 / elapsed.as_secs_f64();
         let message = format!("{} nodes, {:.1} Mnps", now.nodes, rate / 1e6);
+        let eta =
+            eta(elapsed, now).map_or_else(|| "?".to_owned(), |eta| format!("{}s", eta.as_secs()));
         if terminal {
             let bar = bar.get_or_insert_with(|| new_bar(now.units_total));
             bar.set_length(now.units_total as u64);
             bar.set_position(now.units_done as u64);
-            bar.set_message(message);
+            bar.set_message(bar_message(&message, &eta));
         } else if elapsed >= next_line {
-            let eta = eta(elapsed, now)
-                .map_or_else(|| "?".to_owned(), |eta| format!("{}s", eta.as_secs()));
             // A closed stderr must not stop the count.
             let _ = writeln!(
                 std::io::stderr(),
@@ -110,15 +133,22 @@ fn report(shared: &Shared, wait: &mpsc::Receiver<()>) {
     }
 }
 
-/// A bar of `units` work units with nodes, speed and ETA.
+/// The bar's text after the units: our ETA, not indicatif's, which extrapolates from no
+/// finished unit at all (`ETA 0s` at 0 of 8902 units).
+fn bar_message(message: &str, eta: &str) -> String {
+    format!("{message}, ETA {eta}")
+}
+
+/// A bar of `units` work units with nodes, speed and ETA (in the message).
 fn new_bar(units: usize) -> ProgressBar {
-    let style = ProgressStyle::with_template(
-        "{elapsed_precise} [{wide_bar}] {pos}/{len} units, {msg}, ETA {eta}",
-    )
-    .unwrap_or_else(|_| ProgressStyle::default_bar())
-    .progress_chars("=> ");
+    let style = ProgressStyle::with_template(BAR_TEMPLATE)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
     ProgressBar::new(units as u64).with_style(style)
 }
+
+/// The bar's layout; the ETA is part of the message (see [`bar_message`]).
+const BAR_TEMPLATE: &str = "{elapsed_precise} [{wide_bar}] {pos}/{len} units, {msg}";
 
 /// Plain lines every second at first, then less often, so a log of a long run stays short.
 fn line_interval(elapsed: Duration) -> Duration {
@@ -162,9 +192,22 @@ mod tests {
     }
 
     #[test]
+    fn the_bar_shows_no_eta_before_a_unit_is_done() {
+        assert!(!BAR_TEMPLATE.contains("{eta"), "{BAR_TEMPLATE}");
+        let none_done = Progress {
+            units_done: 0,
+            units_total: 8902,
+            nodes: 0,
+        };
+        let eta = eta(Duration::from_secs(3), none_done)
+            .map_or_else(|| "?".to_owned(), |eta| format!("{}s", eta.as_secs()));
+        assert_eq!(bar_message("0 nodes", &eta), "0 nodes, ETA ?");
+    }
+
+    #[test]
     fn runs_the_work_without_reporting() {
         assert_eq!(
-            run(false, 3, |on_unit| {
+            run(false, 3, &|_| 0, |on_unit| {
                 on_unit(Progress {
                     units_done: 1,
                     units_total: 3,

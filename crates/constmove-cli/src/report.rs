@@ -131,6 +131,25 @@ pub fn finish(report: &Report, interrupted: impl FnOnce() -> String) -> CliResul
     }
 }
 
+/// For a count that did not stop within [`crate::progress::GRACE`] of Ctrl-C: writes
+/// `report` (what is known to be finished) and `message` (after `interrupted: `) and returns
+/// the status to exit with, 130. Workers still running are left to the exit.
+pub fn late_exit(report: &Report, setup: &Setup, message: &str) -> u8 {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    // Nobody may be left to read: the exit status still tells.
+    let _ = write_report(&mut out, report, setup);
+    let _ = out.flush();
+    let _ = writeln!(std::io::stderr(), "constmove: interrupted: {message}");
+    interrupt::EXIT_INTERRUPTED
+}
+
+/// Leaves a table to the process's exit instead of unmapping it now: a table of gigabytes
+/// takes a noticeable time to give back page by page, and the results are ready before it.
+pub fn release<T>(table: Option<T>) {
+    std::mem::forget(table);
+}
+
 /// The report as text or JSON.
 pub fn write_report(out: &mut impl Write, report: &Report, setup: &Setup) -> CliResult<()> {
     if setup.json {

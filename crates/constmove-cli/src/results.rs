@@ -11,11 +11,20 @@
 //! most an unfinished last one, which readers set aside.
 
 use crate::error::{CliError, CliResult};
+use crate::input::{self, Bounds};
 use crate::json::{self, Value};
 use constmove::{Position, WorkUnit};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::sync::Mutex;
+
+/// A results line is under 300 bytes; a file has one per unit of a workload (9.4 million
+/// for a ply-6 split of the start position).
+const BOUNDS: Bounds = Bounds {
+    what: "results",
+    line: 4096,
+    total: 8 << 30,
+};
 
 /// One finished unit, as a results line holds it.
 #[derive(Clone, PartialEq, Debug)]
@@ -150,8 +159,7 @@ pub struct ResultsFile {
 /// remains of a run cut off while writing: it is set aside (`torn`), not an error. Any
 /// other line that does not read is an error naming `path:line`.
 pub fn read(path: &str) -> CliResult<ResultsFile> {
-    let bytes = std::fs::read(path)
-        .map_err(|error| CliError::usage(format!("cannot read results {path:?}: {error}")))?;
+    let bytes = input::read_bounded(path, BOUNDS)?;
     let ends_whole = bytes.is_empty() || bytes.ends_with(b"\n");
     let mut file = ResultsFile {
         results: Vec::new(),
@@ -282,20 +290,32 @@ impl ResultsLog {
         }
     }
 
+    /// The message for the first write error, if there was one.
+    pub fn error(&self) -> Option<String> {
+        let guard = self
+            .file
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        guard.1.as_ref().map(|error| write_error(&self.path, error))
+    }
+
     /// The first write error, if any.
     pub fn finish(self) -> CliResult<()> {
-        let (_, error) = self
-            .file
-            .into_inner()
-            .unwrap_or_else(|poison| poison.into_inner());
-        match error {
-            Some(error) => Err(CliError::usage(format!(
-                "cannot write results {:?}: {error} (the lines before it are kept)",
-                self.path
-            ))),
+        match self.error() {
+            Some(message) => Err(CliError::usage(message)),
             None => Ok(()),
         }
     }
+}
+
+/// Why results could not be written; a full disk is named as such.
+fn write_error(path: &str, error: &io::Error) -> String {
+    let full = if error.kind() == io::ErrorKind::StorageFull {
+        "the disk is full: "
+    } else {
+        ""
+    };
+    format!("cannot write results {path:?}: {full}{error} (the lines before it are kept)")
 }
 
 #[cfg(test)]

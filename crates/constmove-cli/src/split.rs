@@ -1,9 +1,15 @@
 //! `constmove split DEPTH --ply K [--fen FEN]`: write the unique positions K plies below the
 //! root as work units, one EPD line each (`<fen> ;count N ;depth D`), for
 //! `constmove perft --workload` on this or other machines.
+//!
+//! The units come between a header comment (`# constmove split: units N, depth D, ply K,
+//! root FEN`) and a closing one (`# constmove split end: N units`), so that a file cut short
+//! (a Ctrl-C on `split > file`, a full disk) is told from a whole one: `perft --workload`
+//! and `merge` refuse it, naming how many lines are missing.
 
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
+use crate::workload::{CLOSING, HEADER};
 use constmove::{Position, try_split};
 use std::io::Write;
 
@@ -63,9 +69,15 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         .map_err(|error| CliError::usage(format!("split: {error}; use a smaller --ply")))?;
     // Buffered: stdout flushes every line, and a split can be millions of lines.
     let mut buffered = std::io::BufWriter::new(out);
+    let count = units.len();
+    writeln!(
+        buffered,
+        "{HEADER}{count}, depth {depth}, ply {ply}, root {position}"
+    )?;
     for unit in units {
         writeln!(buffered, "{unit}")?;
     }
+    writeln!(buffered, "{CLOSING}{count} units")?;
     buffered.flush()?;
     Ok(0)
 }

@@ -9,11 +9,19 @@
 
 use crate::args::{self, Spec};
 use crate::error::{CliError, CliResult};
-use crate::suite_file::{self, Case, Expected};
+use crate::input::{self, Bounds};
+use crate::suite_file::{self, Case, Expected, LineError};
 use crate::{interrupt, json};
 use constmove::{Backend, ParallelOptions, divide_parallel};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A suite line is a FEN and its counts; the largest published file is about 1 MB.
+const BOUNDS: Bounds = Bounds {
+    what: "suite",
+    line: 4096,
+    total: 256 << 20,
+};
 
 /// Counts larger than this are skipped unless `--max-nodes` says otherwise: ten million
 /// nodes take a few hundredths of a second, so a whole classic suite checks in seconds.
@@ -63,21 +71,26 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         None => DEFAULT_MAX_NODES,
     };
     let backend = args::backend(&parsed)?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| CliError::usage(format!("cannot read {path:?}: {error}")))?;
-    let cases = suite_file::parse(&text).map_err(|error| {
-        CliError::usage(format!("{path} line {}: {}", error.line, error.message))
-    })?;
-    if cases.iter().all(|case| case.counts.is_empty()) {
+    let bytes = input::read_bounded(path, BOUNDS)?;
+    // A line that is not UTF-8 fails as a line (its FEN cannot read), not the whole file.
+    let text = String::from_utf8_lossy(&bytes);
+    let suite = suite_file::parse(&text);
+    let cases = &suite.cases;
+    if suite.errors.is_empty() && cases.iter().all(|case| case.counts.is_empty()) {
         return Err(CliError::usage(format!(
             "{path} has no perft counts: nothing was checked"
         )));
     }
 
     let json = parsed.flag("--json");
+    if !json {
+        for error in &suite.errors {
+            write_unreadable(out, error)?;
+        }
+    }
     let mut mismatches = Vec::new();
     let stop = interrupt::install();
-    let summary = check(&cases, max_nodes, backend, stop, |mismatch| {
+    let summary = check(cases, max_nodes, backend, stop, |mismatch| {
         // Human output reports a mismatch as soon as it is found: a long suite can take
         // minutes, and the first failure is often all one needs.
         if !json {
@@ -86,9 +99,13 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         mismatches.push(mismatch);
         Ok(())
     })?;
+    let summary = Summary {
+        failed: summary.failed + suite.errors.len(),
+        ..summary
+    };
 
     if json {
-        write_json(out, &summary, &mismatches, backend)?;
+        write_json(out, &summary, &mismatches, &suite.errors, backend)?;
     } else {
         write_summary(out, &summary)?;
     }
@@ -126,11 +143,12 @@ fn check<'a>(
         // Our counts of this position by depth, from perft(0) = 1 up.
         let mut ours = vec![1];
         for &expected in &case.counts {
-            let got = if expected.nodes > max_nodes {
-                Counted::TooLarge
-            } else {
-                guarded_perft(case, expected.depth, max_nodes, backend, stop, &mut ours)?
-            };
+            let got =
+                if expected.nodes > max_nodes || out_of_reach(&ours, expected.depth, max_nodes) {
+                    Counted::TooLarge
+                } else {
+                    guarded_perft(case, expected.depth, max_nodes, backend, stop, &mut ours)?
+                };
             let got = match got {
                 Counted::Nodes(got) => got,
                 Counted::TooLarge => {
@@ -157,6 +175,24 @@ fn check<'a>(
     Ok(summary)
 }
 
+/// Whether a count at `depth` is out of `max_nodes`'s reach before counting further: our
+/// count at `depth - 1` extrapolated from the last one in `ours` at the slowest growth per
+/// ply seen so far. A line claiming `;D99 5` for the start position is then skipped after
+/// perft(1), not after counting perft(6); a forced line (growth 1) is never skipped.
+fn out_of_reach(ours: &[u64], depth: u32, max_nodes: u64) -> bool {
+    let known = ours.len() - 1;
+    let depth = depth as usize;
+    if known == 0 || depth <= known + 1 {
+        return false;
+    }
+    let slowest = ours
+        .windows(2)
+        .map(|pair| pair[1] as f64 / pair[0].max(1) as f64)
+        .fold(f64::INFINITY, f64::min);
+    let plies = i32::try_from(depth - 1 - known).unwrap_or(i32::MAX);
+    ours[known] as f64 * slowest.powi(plies) > max_nodes as f64
+}
+
 /// What [`guarded_perft`] found.
 enum Counted {
     Nodes(u64),
@@ -181,7 +217,7 @@ fn guarded_perft(
     let unavailable = |error: constmove::BackendUnavailable| CliError::usage(error.to_string());
     while ours.len() <= depth {
         let below = *ours.last().expect("perft(0) is always there");
-        if below > max_nodes {
+        if below > max_nodes || out_of_reach(ours, depth as u32, max_nodes) {
             return Ok(Counted::TooLarge);
         }
         if stop.load(Ordering::Relaxed) {
@@ -224,6 +260,17 @@ fn write_mismatch(out: &mut impl Write, mismatch: &Mismatch<'_>) -> CliResult<()
     Ok(())
 }
 
+/// `unreadable line L: why` for a line of the file that could not be read.
+fn write_unreadable(out: &mut impl Write, error: &LineError) -> CliResult<()> {
+    writeln!(
+        out,
+        "unreadable line {}: {}",
+        error.line,
+        input::clip_quotes(&error.message)
+    )?;
+    Ok(())
+}
+
 /// The last line: `N passed, M failed` and `, K skipped` when there were any.
 fn write_summary(out: &mut impl Write, summary: &Summary) -> CliResult<()> {
     write!(out, "{} passed, {} failed", summary.passed, summary.failed)?;
@@ -239,6 +286,7 @@ fn write_json(
     out: &mut impl Write,
     summary: &Summary,
     mismatches: &[Mismatch<'_>],
+    unreadable: &[LineError],
     backend: Backend,
 ) -> CliResult<()> {
     write!(
@@ -259,6 +307,16 @@ fn write_json(
             mismatch.expected.depth,
             mismatch.expected.nodes,
             mismatch.got,
+        )?;
+    }
+    write!(out, "],\"unreadable\":[")?;
+    for (index, error) in unreadable.iter().enumerate() {
+        let comma = if index == 0 { "" } else { "," };
+        write!(
+            out,
+            "{comma}{{\"line\":{},\"error\":{}}}",
+            error.line,
+            json::string(&input::clip_quotes(&error.message)),
         )?;
     }
     write!(out, "]")?;

@@ -9,10 +9,13 @@
 //! of the file are ignored; numbers are plain digits (no sign). The format is told by the
 //! content, not the file name: any `epd ` line means `.perft` (no FEN starts with `e`).
 //!
-//! Every FEN is parsed here, before any counting, so a bad file fails at once with the
-//! number of the offending line instead of after minutes of perft.
+//! Every FEN is parsed here, before any counting. A line that cannot be read (a FEN the
+//! parser rejects, a malformed count) is kept as a [`LineError`] and the rest of the file
+//! is read: one bad line costs one result, not the run. In a `.perft` file the `perft`
+//! lines of a rejected `epd` line go with it.
 
 use crate::args::whole_number;
+use crate::input::quote;
 use constmove::Position;
 
 /// Deepest count a file may ask for. Unlike the command line's limit this is not about
@@ -53,8 +56,17 @@ pub struct LineError {
     pub message: String,
 }
 
+/// A suite file read: the cases, and the lines that could not be read.
+#[derive(Debug, Default)]
+pub struct Suite {
+    /// The positions with their counts, in file order.
+    pub cases: Vec<Case>,
+    /// The lines that could not be read, in file order.
+    pub errors: Vec<LineError>,
+}
+
 /// Parses a suite file of either format.
-pub fn parse(text: &str) -> Result<Vec<Case>, LineError> {
+pub fn parse(text: &str) -> Suite {
     // Many editors on Windows start a UTF-8 file with one; it is not part of the first line.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let is_perft_format = significant_lines(text).any(|(_, line)| keyword(line).0 == "epd");
@@ -82,25 +94,31 @@ fn keyword(line: &str) -> (&str, &str) {
 }
 
 /// The EPD format: `FEN ;D1 n ;D2 n ...`.
-fn parse_epd(text: &str) -> Result<Vec<Case>, LineError> {
-    let mut cases = Vec::new();
+fn parse_epd(text: &str) -> Suite {
+    let mut suite = Suite::default();
     for (line, content) in significant_lines(text) {
-        let mut fields = content.split(';');
-        let fen = fields.next().unwrap_or_default().trim();
-        let mut case = new_case(line, None, fen)?;
-        for field in fields.map(str::trim).filter(|field| !field.is_empty()) {
-            case.counts.push(parse_epd_count(line, field)?);
+        let read = || {
+            let mut fields = content.split(';');
+            let fen = fields.next().unwrap_or_default().trim();
+            let mut case = new_case(line, None, fen)?;
+            for field in fields.map(str::trim).filter(|field| !field.is_empty()) {
+                case.counts.push(parse_epd_count(line, field)?);
+            }
+            Ok(case)
+        };
+        match read() {
+            Ok(case) => suite.cases.push(case),
+            Err(error) => suite.errors.push(error),
         }
-        cases.push(case);
     }
-    Ok(cases)
+    suite
 }
 
 /// One `D<depth> <nodes>` operation of an EPD line.
 fn parse_epd_count(line: usize, field: &str) -> Result<Expected, LineError> {
     let bad = || LineError {
         line,
-        message: format!("expected \"D<depth> <nodes>\", found {field:?}"),
+        message: format!("expected \"D<depth> <nodes>\", found {}", quote(field)),
     };
     let (operation, nodes) = keyword(field);
     let depth = operation.strip_prefix('D').ok_or_else(bad)?;
@@ -110,36 +128,56 @@ fn parse_epd_count(line: usize, field: &str) -> Result<Expected, LineError> {
 }
 
 /// The `.perft` format: `id`, `epd` and `perft` lines.
-fn parse_perft(text: &str) -> Result<Vec<Case>, LineError> {
-    let mut cases: Vec<Case> = Vec::new();
+fn parse_perft(text: &str) -> Suite {
+    let mut suite = Suite::default();
     let mut pending_name = None;
+    // Whether the last `epd` line was rejected: its `perft` lines go with it.
+    let mut rejected = false;
     for (line, content) in significant_lines(text) {
-        match keyword(content) {
-            ("id", name) => pending_name = Some(name.to_owned()),
-            ("epd", fen) => cases.push(new_case(line, pending_name.take(), fen)?),
-            ("perft", count) => {
-                let case = cases.last_mut().ok_or_else(|| LineError {
+        let result = match keyword(content) {
+            ("id", name) => {
+                pending_name = Some(name.to_owned());
+                Ok(())
+            }
+            ("epd", fen) => match new_case(line, pending_name.take(), fen) {
+                Ok(case) => {
+                    rejected = false;
+                    suite.cases.push(case);
+                    Ok(())
+                }
+                Err(error) => {
+                    rejected = true;
+                    Err(error)
+                }
+            },
+            ("perft", _) if rejected => Ok(()),
+            ("perft", count) => match suite.cases.last_mut() {
+                Some(case) => parse_perft_count(line, count).map(|count| case.counts.push(count)),
+                None => Err(LineError {
                     line,
                     message: "a perft line before any epd line".to_owned(),
-                })?;
-                case.counts.push(parse_perft_count(line, count)?);
-            }
-            (word, _) => {
-                return Err(LineError {
-                    line,
-                    message: format!("unknown line {word:?} (expected id, epd or perft)"),
-                });
-            }
+                }),
+            },
+            (word, _) => Err(LineError {
+                line,
+                message: format!("unknown line {} (expected id, epd or perft)", quote(word)),
+            }),
+        };
+        if let Err(error) = result {
+            suite.errors.push(error);
         }
     }
-    Ok(cases)
+    suite
 }
 
 /// The `DEPTH NODES` of a `perft` line.
 fn parse_perft_count(line: usize, text: &str) -> Result<Expected, LineError> {
     let bad = || LineError {
         line,
-        message: format!("expected \"perft <depth> <nodes>\", found \"perft {text}\""),
+        message: format!(
+            "expected \"perft <depth> <nodes>\", found {}",
+            quote(&format!("perft {text}"))
+        ),
     };
     let (depth, nodes) = keyword(text);
     let depth = parse_depth(line, depth)?;
@@ -153,7 +191,10 @@ fn parse_depth(line: usize, text: &str) -> Result<u32, LineError> {
         Some(depth) if depth <= MAX_FILE_DEPTH => Ok(depth),
         _ => Err(LineError {
             line,
-            message: format!("invalid depth {text:?} (expected 0 to {MAX_FILE_DEPTH})"),
+            message: format!(
+                "invalid depth {} (expected 0 to {MAX_FILE_DEPTH})",
+                quote(text)
+            ),
         }),
     }
 }
@@ -162,7 +203,7 @@ fn parse_depth(line: usize, text: &str) -> Result<u32, LineError> {
 fn new_case(line: usize, name: Option<String>, fen: &str) -> Result<Case, LineError> {
     let position = Position::from_fen(fen).map_err(|error| LineError {
         line,
-        message: format!("{error} in {fen:?}"),
+        message: format!("{error} in {}", quote(fen)),
     })?;
     Ok(Case {
         name,
@@ -183,7 +224,7 @@ mod tests {
     #[test]
     fn epd_without_space_before_semicolon() {
         let text = "# comment\n\n4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5 ;D2 25;D3 170\n";
-        let cases = parse(text).expect("valid EPD");
+        let cases = parse(text).cases;
         assert_eq!(cases.len(), 1);
         assert_eq!(cases[0].counts[0].line, 3);
         assert_eq!(depths_and_nodes(&cases[0]), [(1, 5), (2, 25), (3, 170)]);
@@ -193,7 +234,7 @@ mod tests {
     fn perft_format_with_ids() {
         let text = "id start\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n\
                     perft 1 20\n# gap\nperft 2 400\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\n";
-        let cases = parse(text).expect("valid .perft");
+        let cases = parse(text).cases;
         assert_eq!(cases.len(), 2);
         assert_eq!(cases[0].name.as_deref(), Some("start"));
         assert_eq!(cases[1].name, None);
@@ -201,25 +242,42 @@ mod tests {
         assert_eq!(cases[0].counts[1].line, 5);
     }
 
+    fn error_lines(text: &str) -> Vec<usize> {
+        parse(text).errors.iter().map(|error| error.line).collect()
+    }
+
     #[test]
-    fn errors_name_the_line() {
+    fn errors_name_the_line_and_the_rest_is_read() {
         let bad_fen = "4k3/8/8/8/8/8/8/4K3 w - - ;D1 5\n4k3/8/8 w - - ;D1 5\n";
-        assert_eq!(parse(bad_fen).map(|_| ()).unwrap_err().line, 2);
+        assert_eq!(error_lines(bad_fen), [2]);
+        assert_eq!(parse(bad_fen).cases.len(), 1);
         let bad_count = "4k3/8/8/8/8/8/8/4K3 w - - ;D1 five\n";
-        assert_eq!(parse(bad_count).map(|_| ()).unwrap_err().line, 1);
+        assert_eq!(error_lines(bad_count), [1]);
         let orphan = "perft 1 20\nepd 4k3/8/8/8/8/8/8/4K3 w - -\n";
-        assert_eq!(parse(orphan).map(|_| ()).unwrap_err().line, 1);
-        let unknown = "epd 4k3/8/8/8/8/8/8/4K3 w - -\nbogus 1\n";
-        assert_eq!(parse(unknown).map(|_| ()).unwrap_err().line, 2);
+        assert_eq!(error_lines(orphan), [1]);
+        let unknown = "epd 4k3/8/8/8/8/8/8/4K3 w - -\nbogus 1\nperft 1 5\n";
+        assert_eq!(error_lines(unknown), [2]);
+        assert_eq!(depths_and_nodes(&parse(unknown).cases[0]), [(1, 5)]);
         for signed in [";D+1 5", ";D1 +5"] {
             let text = format!("4k3/8/8/8/8/8/8/4K3 w - - {signed}\n");
-            assert_eq!(parse(&text).map(|_| ()).unwrap_err().line, 1, "{signed}");
+            assert_eq!(error_lines(&text), [1], "{signed}");
         }
+        // A rejected epd line takes its perft lines with it; the next entry is read.
+        let text = "epd 4k3/8/8 w - -\nperft 1 5\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\n";
+        assert_eq!(error_lines(text), [1]);
+        assert_eq!(parse(text).cases.len(), 1);
+    }
+
+    #[test]
+    fn a_long_bad_line_is_quoted_short() {
+        let text = format!("{} ;D1 5\n", "x".repeat(10_000));
+        let errors = parse(&text).errors;
+        assert!(errors[0].message.len() < 300, "{}", errors[0].message);
     }
 
     #[test]
     fn a_leading_byte_order_mark_is_skipped() {
-        let cases = parse("\u{feff}4k3/8/8/8/8/8/8/4K3 w - - ;D1 5\n").expect("valid EPD");
+        let cases = parse("\u{feff}4k3/8/8/8/8/8/8/4K3 w - - ;D1 5\n").cases;
         assert_eq!(depths_and_nodes(&cases[0]), [(1, 5)]);
     }
 }
