@@ -605,7 +605,8 @@ impl PyOutcome {
 #[pyclass(module = "constmove", name = "Board")]
 #[derive(Clone)]
 struct Board {
-    position: Position,
+    /// Boxed: the board is 64-byte aligned, and Python allocates its objects at 16.
+    position: Box<Position>,
     /// The positions before each pushed move, with the move: `pop` restores a copy.
     stack: Vec<(Position, Move)>,
     /// The keys of the positions in `stack`, for repetitions.
@@ -634,7 +635,7 @@ impl Board {
 
     fn play(&mut self, mv: Move) {
         self.history.push(self.position.zobrist());
-        self.stack.push((self.position.clone(), mv));
+        self.stack.push((Position::clone(&self.position), mv));
         self.position.play_unchecked(mv);
     }
 }
@@ -649,7 +650,7 @@ impl Board {
             position = position.into_chess960();
         }
         Ok(Board {
-            position,
+            position: Box::new(position),
             stack: Vec::new(),
             history: History::new(),
         })
@@ -670,7 +671,7 @@ impl Board {
     fn set_fen(&mut self, fen: &str) -> PyResult<()> {
         let position = parse(fen)?;
         let chess960 = self.position.is_chess960();
-        self.position = if chess960 {
+        *self.position = if chess960 {
             position.into_chess960()
         } else {
             position
@@ -754,7 +755,7 @@ impl Board {
             .pop()
             .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err("pop from empty move stack"))?;
         self.history.pop();
-        self.position = position;
+        *self.position = position;
         Ok(PyMove::new(mv))
     }
 
