@@ -656,8 +656,8 @@ impl Board {
         })
     }
 
-    /// The FEN (X-FEN castling; the en-passant square whenever the last move was a double
-    /// push).
+    /// The FEN (X-FEN: the en-passant square when a pawn stands beside the pushed one, as
+    /// python-chess's `fen(en_passant="xfen")`).
     fn fen(&self) -> String {
         self.position.to_string()
     }
