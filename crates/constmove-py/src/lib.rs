@@ -44,9 +44,10 @@ fn count(
 ) -> PyResult<u64> {
     let table = match hash_mib {
         None | Some(0) => None,
-        Some(mib) => {
-            Some(HashTable::new(mib << 20).map_err(|e| PyValueError::new_err(e.to_string()))?)
-        }
+        Some(mib) => Some(
+            HashTable::new(mib.saturating_mul(1 << 20))
+                .map_err(|e| PyValueError::new_err(e.to_string()))?,
+        ),
     };
     let nodes = match (threads, &table) {
         (1, None) => Some(cm_perft(position, depth)),
@@ -437,7 +438,7 @@ fn random_playouts(
         each_index(games, threads, |game| {
             let mut rng = Rng(seed ^ (game as u64).wrapping_mul(0xD134_2543_DE82_EF95));
             let mut position = start.clone();
-            let mut history = History::with_capacity(max_plies as usize);
+            let mut history = History::with_capacity(max_plies.min(1024) as usize);
             let mut plies = 0;
             // game_over's rules in its order, with one move generation per ply.
             let result = loop {
@@ -467,11 +468,7 @@ fn random_playouts(
             (position.to_string(), result, plies)
         })
     });
-    let mut out = (
-        Vec::with_capacity(games),
-        Vec::with_capacity(games),
-        Vec::with_capacity(games),
-    );
+    let mut out = (Vec::new(), Vec::new(), Vec::new());
     for (fen, result, plies) in played {
         out.0.push(fen);
         out.1.push(result);

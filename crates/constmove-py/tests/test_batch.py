@@ -94,6 +94,15 @@ def test_random_playouts_end_as_the_rules_say():
     assert {"1-0", "0-1", "1/2-1/2"} <= set(results)
 
 
+def test_out_of_range_arguments_raise():
+    with pytest.raises(ValueError):
+        constmove.perft(constmove.STARTING_FEN, 3, hash=2**60)  # MiB
+    with pytest.raises(OverflowError):
+        constmove.perft(constmove.STARTING_FEN, -1)
+    fens, results, plies = constmove.random_playouts(2, max_plies=2**32 - 1)
+    assert len(fens) == 2 and "*" not in results
+
+
 def test_batch_input_errors():
     with pytest.raises(TypeError):
         constmove.legal_move_counts(constmove.STARTING_FEN)
