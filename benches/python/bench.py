@@ -1,0 +1,235 @@
+"""constmove from Python against python-chess and the fast PyPI packages that install here
+(chessmg, spooky-chess, cozy-chess-py, rust-chess), side by side in one run:
+
+  1. perft of the chessprogramming wiki's six positions (depth 5 where the package has a
+     native perft; a Python recursion with bulk-counted leaves, at depth 3, where it has
+     none: reported as nodes per second);
+  2. random playouts of 1,000 games (at most 500 plies, each package's own game-over test);
+  3. the legal moves of 100,000 FENs (positions 40-80 plies into random games).
+
+Usage: python benches/python/bench.py [--quick]. Packages that fail to import are skipped.
+Prints a Markdown table; figures go to docs/PERFORMANCE.md ("From Python").
+"""
+
+import importlib
+import os
+import platform
+import random
+import sys
+import time
+
+import constmove
+
+QUICK = "--quick" in sys.argv
+WIKI = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+]
+CORES = os.cpu_count() or 1
+
+
+def optional(name):
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+chess = optional("chess")
+chessmg = optional("chessmg")
+spooky = optional("spooky_chess")
+cozy = optional("cozy_chess")
+rust_chess = optional("rust_chess")
+
+
+def timed(f, repeat=1):
+    """(best seconds of `repeat` runs, result of the last)."""
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = f()
+        best = min(best, time.perf_counter() - t)
+    return best, result
+
+
+rows = []
+
+
+def row(task, package, how, seconds, work, unit):
+    rows.append((task, package, how, seconds, work / seconds, unit))
+    print(f"  {task:<12} {package:<24} {how:<38} {seconds:9.3f} s {work / seconds:14,.0f} {unit}/s", flush=True)
+
+
+# ---- 1. perft ----------------------------------------------------------------------------
+def py_perft(fen, depth, board_of, moves_of, play, undo):
+    """A Python recursion over a package's API; the last ply counts its moves."""
+
+    def rec(board, d):
+        moves = moves_of(board)
+        if d == 1:
+            return len(moves)
+        total = 0
+        for m in moves:
+            play(board, m)
+            total += rec(board, d - 1)
+            undo(board)
+        return total
+
+    return rec(board_of(fen), depth)
+
+
+def bench_perft():
+    depth = 4 if QUICK else 5
+    s, nodes = timed(lambda: sum(constmove.perft(f, depth) for f in WIKI), 3)
+    row("perft", "constmove", f"perft depth {depth}, 1 thread", s, nodes, "nodes")
+    s, nodes2 = timed(lambda: sum(constmove.perft(f, depth, threads=CORES) for f in WIKI), 3)
+    row("perft", "constmove", f"perft depth {depth}, {CORES} threads", s, nodes2, "nodes")
+    s, nodes3 = timed(lambda: sum(constmove.perft_many(WIKI, depth, threads=CORES)), 3)
+    row("perft", "constmove", f"perft_many depth {depth}, {CORES} threads", s, nodes3, "nodes")
+    assert nodes == nodes2 == nodes3
+    if chessmg:
+        s, n = timed(lambda: sum(chessmg.perft(f, depth) for f in WIKI), 3)
+        assert n == nodes, ("chessmg", n, nodes)
+        row("perft", "chessmg (C++)", f"chessmg.perft depth {depth}", s, n, "nodes")
+    shallow = 3
+    want = sum(constmove.perft(f, shallow) for f in WIKI)
+    recursions = []
+    if chess:
+        recursions.append(("python-chess", lambda f: py_perft(
+            f, shallow, chess.Board, lambda b: list(b.legal_moves), lambda b, m: b.push(m), lambda b: b.pop())))
+    if spooky:
+        recursions.append(("spooky-chess (Rust)", lambda f: py_perft(
+            f, shallow, lambda f: spooky.Game(8, 8, f, True), lambda g: g.legal_moves(),
+            lambda g, m: g.make_move(m), lambda g: g.unmake_move())))
+    if chessmg:
+        recursions.append(("chessmg (C++)", lambda f: py_perft(
+            f, shallow, chessmg.ChessPosition, lambda p: p.legal_moves(),
+            lambda p, m: p.make_move(m), lambda p: p.undo_move())))
+    for name, run in recursions:
+        s, n = timed(lambda: sum(run(f) for f in WIKI))
+        assert n == want, (name, n, want)
+        row("perft", name, f"Python recursion, depth {shallow}", s, n, "nodes")
+
+
+# ---- 2. random playouts ------------------------------------------------------------------
+MAX_PLIES = 500
+
+
+def bench_playouts():
+    games = 100 if QUICK else 1000
+    s, (fens, results, plies) = timed(lambda: constmove.random_playouts(games, max_plies=MAX_PLIES, threads=1), 3)
+    row("playouts", "constmove", f"random_playouts({games}), 1 thread", s, games, "games")
+    print(f"    (mean {sum(plies) / games:.0f} plies a game)")
+    s, _ = timed(lambda: constmove.random_playouts(games, max_plies=MAX_PLIES, threads=CORES), 3)
+    row("playouts", "constmove", f"random_playouts({games}), {CORES} threads", s, games, "games")
+
+    rng = random.Random(1)
+
+    def loop(n, new, moves_of, play, over):
+        for _ in range(n):
+            board, ply = new(), 0
+            while ply < MAX_PLIES and not over(board):
+                play(board, rng.choice(moves_of(board)))
+                ply += 1
+
+    loops = []
+    if chess:
+        loops.append(("python-chess", max(games // 10, 10), lambda: loop(
+            max(games // 10, 10), chess.Board, lambda b: list(b.legal_moves), lambda b, m: b.push(m),
+            lambda b: b.is_game_over())))
+    if spooky:
+        loops.append(("spooky-chess (Rust)", games, lambda: loop(
+            games, spooky.Game.standard, lambda g: g.legal_moves(), lambda g, m: g.make_move_unchecked(m),
+            lambda g: g.is_over())))
+    # chessmg 0.6.0 is left out: its random games corrupt its heap and abort the process
+    # ("corrupted double-linked list", without constmove loaded).
+    if cozy:
+        loops.append(("cozy-chess-py (Rust)", games, lambda: loop(
+            games, cozy.Board, lambda b: b.generate_moves(), lambda b, m: b.play_unchecked(m),
+            lambda b: b.status() != cozy.GameStatus.Ongoing)))
+    if rust_chess:
+        loops.append(("rust-chess (Rust)", games, lambda: loop(
+            games, rust_chess.Board, lambda b: list(b.generate_legal_moves()),
+            lambda b, m: b.make_move(m, False), lambda b: b.get_status() != rust_chess.BoardStatus.ONGOING)))
+    for name, n, run in loops:
+        try:
+            s, _ = timed(run)
+        except Exception as e:  # an API this script guessed wrong: report, go on
+            print(f"  playouts {name}: skipped ({e!r})")
+            continue
+        row("playouts", name, f"Python loop, {n} games", s, n, "games")
+
+
+# ---- 3. legal moves of many FENs ---------------------------------------------------------
+def bench_legal_moves():
+    count = 10_000 if QUICK else 100_000
+    fens = []
+    for seed, plies in enumerate(range(40, 81, 10)):
+        fens += constmove.random_playouts(count // 5, max_plies=plies, seed=seed)[0]
+    fens = [f for f in fens if constmove.Board(f).legal_moves] [:count]
+    total = int(constmove.legal_move_counts(fens).sum())
+    s, (moves, offsets) = timed(lambda: constmove.legal_moves(fens, threads=1), 3)
+    assert len(moves) == total
+    row("legal moves", "constmove", f"legal_moves({len(fens)} FENs), 1 thread", s, len(fens), "FENs")
+    s, _ = timed(lambda: constmove.legal_moves(fens, threads=CORES), 3)
+    row("legal moves", "constmove", f"legal_moves({len(fens)} FENs), {CORES} threads", s, len(fens), "FENs")
+    s, _ = timed(lambda: constmove.legal_move_counts(fens, threads=1), 3)
+    row("legal moves", "constmove", f"legal_move_counts, 1 thread", s, len(fens), "FENs")
+    if rust_chess:
+        def batch():
+            return sum(len(g) for g in rust_chess.BoardBatch.from_fens(fens).generate_legal_moves())
+        s, n = timed(batch)
+        assert n == total, ("rust-chess", n, total)
+        row("legal moves", "rust-chess (Rust)", "BoardBatch.from_fens + generate", s, len(fens), "FENs")
+    loops = []
+    if chess:
+        loops.append(("python-chess", fens[: count // 10], lambda f: len(list(chess.Board(f).legal_moves))))
+    if chessmg:
+        loops.append(("chessmg (C++)", fens, lambda f: len(chessmg.ChessPosition(f).legal_moves())))
+    if spooky:
+        loops.append(("spooky-chess (Rust)", fens, lambda f: len(spooky.Game(8, 8, f, True).legal_moves())))
+    if cozy:
+        loops.append(("cozy-chess-py (Rust)", fens, lambda f: len(cozy.Board.from_fen(f).generate_moves())))
+    for name, subset, one in loops:
+        s, n = timed(lambda: sum(one(f) for f in subset))
+        want = int(constmove.legal_move_counts(subset).sum())
+        assert n == want, (name, n, want)
+        row("legal moves", name, f"Python loop, {len(subset)} FENs", s, len(subset), "FENs")
+
+
+def versions():
+    out = []
+    for name in ["constmove", "chess", "chessmg", "spooky_chess", "cozy_chess_py", "rust_chess", "numpy"]:
+        try:
+            from importlib.metadata import version
+
+            out.append(f"{name} {version(name.replace('_', '-'))}")
+        except Exception:
+            pass
+    return ", ".join(out)
+
+
+def cpu():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+print(f"# {cpu()}, {CORES} cores, Python {platform.python_version()}, {platform.system()}")
+print(f"# {versions()}")
+bench_perft()
+bench_playouts()
+bench_legal_moves()
+
+print("\n| task | package | how | seconds | rate |")
+print("|---|---|---|---:|---:|")
+for task, package, how, seconds, rate, unit in rows:
+    print(f"| {task} | {package} | {how} | {seconds:.3f} | {rate:,.0f} {unit}/s |")

@@ -1,0 +1,113 @@
+"""Every batch call against the one-position calls (and python-chess where constmove has no
+one-position equivalent), on positions from the published suites."""
+
+import chess
+import numpy as np
+import pytest
+
+import constmove
+
+from test_perft import epd
+
+
+@pytest.fixture(scope="module")
+def fens(perft_data):
+    suite = [fen for fen, _ in epd(perft_data / "perftsuite.epd")]
+    # A few positions with promotions, en passant and mates, and some random-game endings.
+    extra = [
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ]
+    played, _, _ = constmove.random_playouts(200, max_plies=60, seed=7)
+    return suite + extra + played
+
+
+def test_perft_many_matches_perft(fens):
+    assert constmove.perft_many(fens, 2, threads=2) == [constmove.perft(f, 2) for f in fens]
+    assert constmove.perft_many(fens, 2, threads=1) == constmove.perft_many(fens, 2, threads=3)
+    assert constmove.perft_many([], 3) == []
+
+
+def test_legal_move_counts_match_board(fens):
+    counts = constmove.legal_move_counts(fens, threads=2)
+    assert counts.dtype == np.uint32 and counts.shape == (len(fens),)
+    assert counts.tolist() == [len(constmove.Board(f).legal_moves) for f in fens]
+    assert constmove.legal_move_counts(fens, threads=1).tolist() == counts.tolist()
+
+
+def test_legal_moves_with_offsets_match_board(fens):
+    moves, offsets = constmove.legal_moves(fens, threads=2)
+    assert moves.dtype == np.uint8 and moves.shape[1] == 3
+    assert offsets.shape == (len(fens) + 1,) and offsets[-1] == len(moves)
+    for i, fen in enumerate(fens):
+        board = constmove.Board(fen)
+        want = [(m.from_square, m.to_square, m.promotion or 0) for m in board.legal_moves]
+        got = [tuple(row) for row in moves[offsets[i] : offsets[i + 1]].tolist()]
+        assert got == want, fen
+
+
+def test_legal_masks_match_board(fens):
+    masks = constmove.legal_masks(fens)
+    assert masks.shape == (len(fens), 64, 64) and masks.dtype == np.bool_
+    for i, fen in enumerate(fens):
+        want = np.zeros((64, 64), dtype=bool)
+        for m in constmove.Board(fen).legal_moves:
+            want[m.from_square, m.to_square] = True
+        assert (masks[i] == want).all(), fen
+
+
+def test_piece_planes_match_python_chess(fens):
+    planes = constmove.piece_planes(fens, threads=2)
+    assert planes.shape == (len(fens), 12, 64)
+    for i, fen in enumerate(fens):
+        board = chess.Board(fen)
+        for color_index, color in enumerate((chess.WHITE, chess.BLACK)):
+            for k, piece_type in enumerate(chess.PIECE_TYPES):
+                want = np.zeros(64, dtype=bool)
+                want[list(board.pieces(piece_type, color))] = True
+                assert (planes[i, color_index * 6 + k] == want).all(), (fen, color, piece_type)
+
+
+def test_random_playouts_end_as_the_rules_say():
+    fens, results, plies = constmove.random_playouts(300, max_plies=400, seed=3, threads=2)
+    assert len(fens) == len(results) == len(plies) == 300
+    # Deterministic per (seed, game), whatever the thread count.
+    assert constmove.random_playouts(300, max_plies=400, seed=3, threads=1) == (fens, results, plies)
+    assert constmove.random_playouts(300, max_plies=400, seed=4)[0] != fens
+    for fen, result, n in zip(fens, results, plies):
+        reference = chess.Board(fen)
+        board = constmove.Board(fen)
+        assert 0 < n <= 400
+        if result == "*":
+            assert n == 400 and board.outcome() is None
+        elif result != "1/2-1/2":
+            assert reference.is_checkmate()
+            assert result == ("1-0" if reference.turn == chess.BLACK else "0-1")
+        elif board.outcome() is None:
+            # Only a repetition, which the final FEN alone cannot show, ends a game there.
+            assert not reference.is_stalemate() and not reference.is_insufficient_material()
+            assert reference.halfmove_clock < 100
+        else:
+            assert board.outcome().result() == "1/2-1/2"
+    assert {"1-0", "0-1", "1/2-1/2"} <= set(results)
+
+
+def test_out_of_range_arguments_raise():
+    with pytest.raises(ValueError):
+        constmove.perft(constmove.STARTING_FEN, 3, hash=2**60)  # MiB
+    with pytest.raises(OverflowError):
+        constmove.perft(constmove.STARTING_FEN, -1)
+    fens, results, plies = constmove.random_playouts(2, max_plies=2**32 - 1)
+    assert len(fens) == 2 and "*" not in results
+
+
+def test_batch_input_errors():
+    with pytest.raises(TypeError):
+        constmove.legal_move_counts(constmove.STARTING_FEN)
+    with pytest.raises(ValueError, match="threads"):
+        constmove.legal_masks([constmove.STARTING_FEN], threads=0)
+    assert constmove.piece_planes([]).shape == (0, 12, 64)
+    moves, offsets = constmove.legal_moves([])
+    assert moves.shape == (0, 3) and offsets.tolist() == [0]
