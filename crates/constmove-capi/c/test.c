@@ -1,6 +1,6 @@
 /*
  * The C ABI from C: the chessprogramming wiki's six positions (counts and statistics read
- * from the published table, ../shared/perft/cpw_perft_results.csv, given as argv[1]), bad
+ * from the published table, tests/data/perft/cpw_perft_results.csv, given as argv[1]), bad
  * FENs, null pointers, small buffers, illegal moves. Built by .ci/bindings with
  *   cc -std=c11 -Wall -Wextra -Werror -Iinclude test.c libconstmove_capi.a -lpthread -ldl -lm
  * Closes with "N passed, N failed"; exits 1 if any check failed.
@@ -98,7 +98,7 @@ static void wiki_positions(const char *csv) {
         const uint64_t got_stats[9] = {st.nodes,      st.captures,          st.en_passant,
                                        st.castles,    st.promotions,        st.checks,
                                        st.discovered_checks, st.double_checks, st.checkmates};
-        /* Disputed (shared/perft/README.md): the wiki's 2,637 double checks for Kiwipete at
+        /* Disputed (tests/data/README.md): the wiki's 2,637 double checks for Kiwipete at
          * depth 5, where independent generators count 2,645. */
         if (depth == 5 && strncmp(fen, "r3k2r/p1ppqpb1/", 15) == 0) v[7] = -1;
         for (int i = 0; i < 9; i++) {

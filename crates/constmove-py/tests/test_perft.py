@@ -1,8 +1,9 @@
-"""perft, divide, perft_stats and perft_many against published counts (../shared/perft),
+"""perft, divide, perft_stats and perft_many against published counts (tests/data/perft),
 never against constmove's own earlier output. Each suite is cut to a node budget so the
 file runs in well under a minute."""
 
 import csv
+import gzip
 import re
 
 import pytest
@@ -15,7 +16,8 @@ BUDGET = 5_000_000  # leaves per count
 def epd(path):
     """(fen, {depth: nodes}) of each `FEN ;D1 n ;D2 n` line."""
     out = []
-    for line in path.read_text().splitlines():
+    text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
+    for line in text.splitlines():
         if ";" not in line:
             continue
         fen, *fields = line.split(";")
@@ -31,7 +33,8 @@ def epd(path):
 def perft_blocks(path):
     """(fen, {depth: nodes}) of `epd FEN` / `perft D N` blocks."""
     out = []
-    for line in path.read_text().splitlines():
+    text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
+    for line in text.splitlines():
         if line.startswith("epd "):
             out.append((line[4:].strip(), {}))
         elif line.startswith("perft ") and out:
@@ -111,7 +114,7 @@ def test_perftsuite_extras_and_tricky(perft_data):
 
 
 def test_marcelk_random_positions_in_one_batch(perft_data):
-    entries = perft_blocks(perft_data / "marcelk_perft_random.perft")
+    entries = perft_blocks(perft_data / "marcelk_perft_random.perft.gz")
     assert len(entries) == 6838
     for depth in (1, 2, 3):
         fens = [fen for fen, counts in entries]
