@@ -13,5 +13,5 @@ DATA = ROOT / "tests" / "data"
 def perft_data() -> Path:
     path = DATA / "perft"
     if not path.is_dir():
-        pytest.fail(f"perft data missing: {path} ")
+        pytest.fail(f"perft data missing: {path}")
     return path
