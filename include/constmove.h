@@ -101,9 +101,7 @@ _Static_assert(offsetof(cm_move_count, move) == 8, "cm_move_count.move follows n
 const char *cm_version(void);
 
 /* Parses fen into a new position at *out (null on error). On CM_ERR_FEN the reason, naming
- * the FEN field, is copied into err (err_len bytes; err may be null). Each call detects the
- * CPU, which costs ~0.1 ms in a virtual machine: cm_position_clone a parsed position instead
- * of parsing the same FEN again. */
+ * the FEN field, is copied into err (err_len bytes; err may be null). */
 cm_status cm_position_from_fen(const char *fen, cm_position **out, char *err, size_t err_len);
 /* The standard starting position, new at *out. */
 cm_status cm_position_startpos(cm_position **out);

@@ -12,7 +12,8 @@
 //! - **Sliders by PEXT or magics**, picked once per call ([`Backend`]): one binary is fast
 //!   on every CPU.
 //!
-//! No global mutable state: every function is re-entrant. The core is `no_std` (its errors
+//! No global mutable state (one write-once cache of what CPUID answered): every function is
+//! re-entrant. The core is `no_std` (its errors
 //! implement `core::error::Error`); the `std` feature (default) adds what needs threads or
 //! the heap: parallel perft ([`divide_parallel`], in `src/deep/parallel.rs`), the shared
 //! transposition table ([`HashTable`], [`perft_hashed`], in `src/deep/hash_table.rs`), work

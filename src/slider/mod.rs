@@ -144,7 +144,7 @@ impl core::str::FromStr for Backend {
 /// POPCNT and AVX2 (for 32-byte board copies; every BMI2 CPU we know of has it), with the OS saving
 /// the YMM registers.
 #[cfg(target_arch = "x86_64")]
-fn pext_is_supported() -> bool {
+fn ask_pext_is_supported() -> bool {
     if cfg!(all(
         target_feature = "avx2",
         target_feature = "bmi1",
@@ -158,7 +158,7 @@ fn pext_is_supported() -> bool {
         return false;
     }
     let basic = __cpuid(1).ecx;
-    let popcnt = popcnt_is_supported();
+    let popcnt = ask_popcnt_is_supported();
     let os_saves_state = basic & (1 << 27) != 0;
     let avx = basic & (1 << 28) != 0;
     let extended = __cpuid_count(7, 0).ebx;
@@ -176,7 +176,7 @@ fn pext_is_supported() -> bool {
 
 /// The CPU has POPCNT.
 #[cfg(target_arch = "x86_64")]
-fn popcnt_is_supported() -> bool {
+fn ask_popcnt_is_supported() -> bool {
     cfg!(target_feature = "popcnt") || core::arch::x86_64::__cpuid(1).ecx & (1 << 23) != 0
 }
 
@@ -199,13 +199,10 @@ fn pext_is_supported() -> bool {
 /// The CPU executes `pext` in hardware: AMD (and Hygon) before family 0x19 (Zen 3) run it
 /// in microcode at hundreds of cycles, slower than magics.
 #[cfg(target_arch = "x86_64")]
-fn pext_is_fast() -> bool {
-    if cfg!(target_feature = "bmi2") {
-        // Built for a BMI2 target: the builder chose PEXT (still only where it can run).
-        return pext_is_supported();
-    }
-    if !pext_is_supported() {
-        return false;
+fn ask_pext_is_fast(supported: bool) -> bool {
+    if cfg!(target_feature = "bmi2") || !supported {
+        // Built for a BMI2 target, the builder chose PEXT (still only where it can run).
+        return supported;
     }
     use core::arch::x86_64::__cpuid;
     let vendor = __cpuid(0);
@@ -227,6 +224,61 @@ fn pext_is_fast() -> bool {
 #[cfg(not(target_arch = "x86_64"))]
 fn pext_is_fast() -> bool {
     false
+}
+
+/// What CPUID answered, asked once per process: in a virtual machine each CPUID traps to the
+/// hypervisor (a FEN parse spent 173 µs there), and the answer never changes. A write-once
+/// cache of a hardware fact, like `std`'s feature detection: racing threads store the same value.
+#[cfg(target_arch = "x86_64")]
+static CPU_FACTS: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+#[cfg(target_arch = "x86_64")]
+mod fact {
+    pub(super) const KNOWN: u8 = 1;
+    pub(super) const PEXT_SUPPORTED: u8 = 2;
+    pub(super) const PEXT_FAST: u8 = 4;
+    pub(super) const POPCNT: u8 = 8;
+}
+
+/// The CPU's answers, asked on the first call only.
+#[cfg(target_arch = "x86_64")]
+fn cpu_facts() -> u8 {
+    use core::sync::atomic::Ordering::Relaxed;
+    let cached = CPU_FACTS.load(Relaxed);
+    if cached & fact::KNOWN != 0 {
+        return cached;
+    }
+    let supported = ask_pext_is_supported();
+    let mut facts = fact::KNOWN;
+    if supported {
+        facts |= fact::PEXT_SUPPORTED;
+    }
+    if ask_pext_is_fast(supported) {
+        facts |= fact::PEXT_FAST;
+    }
+    if ask_popcnt_is_supported() {
+        facts |= fact::POPCNT;
+    }
+    CPU_FACTS.store(facts, Relaxed);
+    facts
+}
+
+/// The CPU executes `pext` and what the PEXT entries are compiled with.
+#[cfg(target_arch = "x86_64")]
+fn pext_is_supported() -> bool {
+    cpu_facts() & fact::PEXT_SUPPORTED != 0
+}
+
+/// The CPU runs `pext` in hardware, faster than magics.
+#[cfg(target_arch = "x86_64")]
+fn pext_is_fast() -> bool {
+    cpu_facts() & fact::PEXT_FAST != 0
+}
+
+/// The CPU has POPCNT.
+#[cfg(target_arch = "x86_64")]
+fn popcnt_is_supported() -> bool {
+    cpu_facts() & fact::POPCNT != 0
 }
 
 /// A backend resolved to the code that will run, so running on it asks the CPU nothing
