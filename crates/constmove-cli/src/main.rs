@@ -5,7 +5,7 @@
 //! one line on stderr and exit status 2; a reader that goes away (`constmove perft 5
 //! --divide | head -1`) ends the program quietly, but a stdout closed from the start
 //! (`>&-`) is an error, since the result would be lost.
-//! Arguments are parsed by hand and JSON is written by hand: the crate uses std only.
+//! Arguments are parsed by clap (derive, see `args.rs`); JSON is written by hand.
 
 mod args;
 mod error;

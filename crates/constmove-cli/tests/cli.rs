@@ -2212,3 +2212,40 @@ fn perftree_reads_promotions_in_either_case_and_has_a_chess960_switch() {
     assert_eq!(castled, standard);
     assert!(run_ok(&["perftree", "--help"]).contains("github.com/agausmann/perftree"));
 }
+
+/// Every option is scanned alike (clap): `--opt V` and `--opt=V`, the last of a repeated
+/// option wins, and a value that starts with a space is refused by every parser.
+#[test]
+fn every_option_is_scanned_alike() {
+    let spaced = run_ok(&["perft", "3", "--threads", "2", "--hash", "64K", "--json"]);
+    let joined = run_ok(&["perft", "3", "--threads=2", "--hash=64K", "--json"]);
+    for out in [&spaced, &joined] {
+        assert_eq!(json_field(out, "nodes"), "8902");
+        assert_eq!(json_field(out, "threads"), "2");
+        assert_eq!(json_field(out, "hash_bytes"), "65536");
+    }
+    let out = run_ok(&["perft", "1", "--fen", KIWIPETE, "--fen", STARTPOS]);
+    assert_eq!(human_field(&out, "nodes"), "20");
+    let file = TempFile::new("scan.epd", &format!("{STARTPOS} ;D1 20 ;D2 400 ;D3 8902\n"));
+    let out = run_ok(&["suite", file.path(), "--max-nodes=400"]);
+    assert_eq!(out, "2 passed, 0 failed, 1 skipped\n");
+    for (option, value) in [
+        ("--threads", " 2"),
+        ("--hash", " 64K"),
+        ("--hash-seed", " 1"),
+        ("--max-nodes", " 400"),
+    ] {
+        let command: &[&str] = if option == "--max-nodes" {
+            &["suite", file.path()]
+        } else {
+            &["perft", "1", "--hash", "64K"]
+        };
+        let mut args = command.to_vec();
+        args.extend([option, value]);
+        let err = run_usage_error(&args);
+        assert!(
+            err.contains(&format!("invalid {option} ")),
+            "{args:?}: {err:?}"
+        );
+    }
+}
