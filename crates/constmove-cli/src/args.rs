@@ -1,55 +1,18 @@
-//! Hand-rolled argument parsing: a small option scanner shared by the commands, and the
-//! parsers for the values they take (depth, backend, FEN, counts).
+//! The command lines, parsed by clap (derive): one struct per command, every option with
+//! the same scanning (`--opt V` or `--opt=V`, the last of a repeated option wins, `--`
+//! ends the options), and the parsers for the values they take (depth, sizes, counts,
+//! backend). The help text is our own (see `main.rs`); clap's errors become one line.
 //!
 //! Every error here is a [`CliError::Usage`] whose message quotes the offending text with
 //! `{:?}`, so that even an argument containing a newline still yields a one-line message.
 
 use crate::error::{CliError, CliResult};
+use clap::Parser;
 use constmove::{Backend, Position};
 
 /// The deepest perft the command line accepts. Depth 20 is far beyond any count that could
 /// finish; the limit exists to catch typos such as `perft 60` for `perft 6`.
 pub const MAX_DEPTH: u32 = 20;
-
-/// The options one command accepts.
-pub struct Spec {
-    /// Options without a value, like `--divide`.
-    pub flags: &'static [&'static str],
-    /// Options with a value, written `--fen FEN` or `--fen=FEN`.
-    pub valued: &'static [&'static str],
-}
-
-/// A command line split into positional arguments and options.
-#[derive(Debug, Default)]
-pub struct Parsed {
-    /// The positional arguments, in order.
-    pub positionals: Vec<String>,
-    flags: Vec<&'static str>,
-    values: Vec<(&'static str, String)>,
-}
-
-impl Parsed {
-    /// Whether the flag `name` was given.
-    pub fn flag(&self, name: &str) -> bool {
-        self.flags.contains(&name)
-    }
-
-    /// The value of option `name`; when it is repeated the last one wins, as in most tools.
-    pub fn value(&self, name: &str) -> Option<&str> {
-        self.values
-            .iter()
-            .rev()
-            .find(|(option, _)| *option == name)
-            .map(|(_, value)| value.as_str())
-    }
-}
-
-/// Whether `arg` looks like an option. A lone `-` and negative numbers are positional, so
-/// that `perft -1` is reported as a bad depth rather than an unknown option.
-fn is_option(arg: &str) -> bool {
-    let mut chars = arg.chars();
-    chars.next() == Some('-') && chars.next().is_some_and(|c| !c.is_ascii_digit())
-}
 
 /// Whether the user asked for help anywhere before a `--` separator.
 pub fn wants_help(args: &[String]) -> bool {
@@ -74,45 +37,256 @@ pub fn whole_number<T: std::str::FromStr>(text: &str) -> Option<T> {
     text.parse().ok()
 }
 
-/// Splits `args` (the words after the command name) according to `spec`. Everything after
-/// a `--` is positional.
-pub fn parse(args: &[String], spec: &Spec) -> CliResult<Parsed> {
-    let mut parsed = Parsed::default();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        if arg == "--" {
-            parsed.positionals.extend(rest.by_ref().cloned());
-            break;
-        }
-        if !is_option(arg) {
-            parsed.positionals.push(arg.clone());
-            continue;
-        }
-        let (name, inline_value) = match arg.split_once('=') {
-            Some((name, value)) => (name, Some(value)),
-            None => (arg.as_str(), None),
-        };
-        if let Some(&flag) = spec.flags.iter().find(|flag| **flag == name) {
-            if inline_value.is_some() {
-                return Err(CliError::usage(format!("option {flag} takes no value")));
+/// `perft [DEPTH] [options]`, and `perft --workload FILE [options]`.
+#[derive(Parser, Debug)]
+#[command(name = "perft")]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    disable_help_subcommand = true,
+    args_override_self = true,
+    allow_negative_numbers = true
+)]
+pub struct PerftArgs {
+    /// The depth (default 6).
+    #[arg(value_name = "DEPTH", value_parser = depth_value)]
+    pub depth: Option<u32>,
+    /// The position.
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Chess960 rules.
+    #[arg(long)]
+    pub chess960: bool,
+    /// Each root move's count.
+    #[arg(long)]
+    pub divide: bool,
+    /// Leaf statistics.
+    #[arg(long)]
+    pub stats: bool,
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Recount a sample of the table's hits.
+    #[arg(long)]
+    pub verify: bool,
+    /// Worker threads.
+    #[arg(long, value_name = "N", value_parser = threads_value)]
+    pub threads: Option<usize>,
+    /// The table size.
+    #[arg(long, value_name = "SIZE", value_parser = hash_value)]
+    pub hash: Option<u64>,
+    /// The table's key stream.
+    #[arg(long, value_name = "N", value_parser = seed_value)]
+    pub hash_seed: Option<u64>,
+    /// A file of work units.
+    #[arg(long, value_name = "FILE")]
+    pub workload: Option<String>,
+    /// Part I of N of the workload.
+    #[arg(long, value_name = "I/N", value_parser = part_value)]
+    pub part: Option<(u64, u64)>,
+    /// The results file.
+    #[arg(long, value_name = "R.jsonl")]
+    pub results: Option<String>,
+    /// The slider backend.
+    #[arg(long, value_name = "B", value_parser = backend_value)]
+    pub backend: Option<Backend>,
+}
+
+/// `split DEPTH --ply K [--fen FEN] [--chess960]`.
+#[derive(Parser, Debug)]
+#[command(name = "split")]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    disable_help_subcommand = true,
+    args_override_self = true,
+    allow_negative_numbers = true
+)]
+pub struct SplitArgs {
+    /// The depth.
+    #[arg(value_name = "DEPTH", value_parser = depth_value)]
+    pub depth: u32,
+    /// Plies below the root (checked against the depth by the command).
+    #[arg(long, value_name = "K")]
+    pub ply: Option<String>,
+    /// The position.
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Chess960 rules.
+    #[arg(long)]
+    pub chess960: bool,
+}
+
+/// `merge --workload FILE R.jsonl... [--json]`.
+#[derive(Parser, Debug)]
+#[command(name = "merge")]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    disable_help_subcommand = true,
+    args_override_self = true,
+    allow_negative_numbers = true
+)]
+pub struct MergeArgs {
+    /// The workload.
+    #[arg(long, value_name = "FILE")]
+    pub workload: Option<String>,
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// The results files.
+    #[arg(value_name = "R.jsonl")]
+    pub files: Vec<String>,
+}
+
+/// `perftree DEPTH FEN [MOVES...] [--chess960] [--backend B]`.
+#[derive(Parser, Debug)]
+#[command(name = "perftree")]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    disable_help_subcommand = true,
+    args_override_self = true,
+    allow_negative_numbers = true
+)]
+pub struct PerftreeArgs {
+    /// The depth.
+    #[arg(value_name = "DEPTH", value_parser = depth_value)]
+    pub depth: u32,
+    /// The position.
+    #[arg(value_name = "FEN")]
+    pub fen: String,
+    /// UCI moves to play first.
+    #[arg(value_name = "MOVES")]
+    pub moves: Vec<String>,
+    /// Chess960 rules and castling notation.
+    #[arg(long)]
+    pub chess960: bool,
+    /// The slider backend.
+    #[arg(long, value_name = "B", value_parser = backend_value)]
+    pub backend: Option<Backend>,
+}
+
+/// `suite FILE [--max-nodes N] [--json] [--backend B]`.
+#[derive(Parser, Debug)]
+#[command(name = "suite")]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    disable_help_subcommand = true,
+    args_override_self = true,
+    allow_negative_numbers = true
+)]
+pub struct SuiteArgs {
+    /// The suite file.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// The node limit.
+    #[arg(long, value_name = "N", value_parser = max_nodes_value)]
+    pub max_nodes: Option<u64>,
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// The slider backend.
+    #[arg(long, value_name = "B", value_parser = backend_value)]
+    pub backend: Option<Backend>,
+}
+
+/// `uci`: no arguments (the commands come on stdin).
+#[derive(Parser, Debug)]
+#[command(name = "uci")]
+#[command(
+    no_binary_name = true,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    disable_help_subcommand = true,
+    args_override_self = true,
+    allow_negative_numbers = true
+)]
+pub struct UciArgs {}
+
+/// Parses `args` (the words after `command`) with clap; its error becomes one line, in the
+/// words of our own value parsers where one of them refused the value.
+pub fn parse<T: Parser>(command: &str, args: &[String]) -> CliResult<T> {
+    T::try_parse_from(args).map_err(|error| CliError::usage(clap_message(command, &error)))
+}
+
+/// One line for a clap error.
+fn clap_message(command: &str, error: &clap::Error) -> String {
+    use clap::error::{ContextKind, ErrorKind};
+    if error.kind() == ErrorKind::ValueValidation
+        && let Some(source) = std::error::Error::source(error)
+    {
+        return source.to_string();
+    }
+    let context = |kind| error.get(kind).map(ToString::to_string);
+    match error.kind() {
+        ErrorKind::UnknownArgument => {
+            let arg = context(ContextKind::InvalidArg).unwrap_or_default();
+            if arg.starts_with('-') {
+                format!("unknown option {arg:?} (try 'constmove {command} --help')")
+            } else {
+                format!("{command}: unexpected argument {arg:?}")
             }
-            parsed.flags.push(flag);
-        } else if let Some(&option) = spec.valued.iter().find(|option| **option == name) {
-            let value = match inline_value {
-                Some(value) => value.to_owned(),
-                None => rest
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| CliError::usage(format!("option {option} needs a value")))?,
-            };
-            parsed.values.push((option, value));
-        } else {
-            return Err(CliError::usage(format!(
-                "unknown option {arg:?} (try 'constmove --help')"
-            )));
+        }
+        ErrorKind::MissingRequiredArgument => format!(
+            "{command}: missing argument {}",
+            context(ContextKind::InvalidArg)
+                .unwrap_or_default()
+                .replace(['<', '>'], "")
+        ),
+        _ => {
+            let text = error.to_string();
+            let line = text.lines().next().unwrap_or_default();
+            format!("{command}: {}", line.trim_start_matches("error: "))
         }
     }
-    Ok(parsed)
+}
+
+/// [`parse_depth`] for clap.
+fn depth_value(text: &str) -> Result<u32, String> {
+    parse_depth(text).map_err(|error| error.to_string())
+}
+
+/// [`threads`] for clap.
+fn threads_value(text: &str) -> Result<usize, String> {
+    threads(Some(text)).map_err(|error| error.to_string())
+}
+
+/// [`parse_size`] of `--hash` for clap.
+fn hash_value(text: &str) -> Result<u64, String> {
+    parse_size("--hash", text).map_err(|error| error.to_string())
+}
+
+/// `--hash-seed N`: a whole number.
+fn seed_value(text: &str) -> Result<u64, String> {
+    whole_number(text).ok_or_else(|| {
+        format!("invalid --hash-seed {text:?}: expected a whole number from 0 to 2^64 - 1")
+    })
+}
+
+/// [`parse_part`] for clap.
+fn part_value(text: &str) -> Result<(u64, u64), String> {
+    parse_part(text).map_err(|error| error.to_string())
+}
+
+/// [`parse_count`] of `--max-nodes` for clap.
+fn max_nodes_value(text: &str) -> Result<u64, String> {
+    parse_count("--max-nodes", text).map_err(|error| error.to_string())
+}
+
+/// `--backend NAME`, resolved to the backend that will really run: forcing pext on a CPU
+/// without BMI2 is refused before any work starts.
+fn backend_value(text: &str) -> Result<Backend, String> {
+    let requested = text
+        .parse::<Backend>()
+        .map_err(|error| format!("invalid --backend {text:?}: {error}"))?;
+    requested.resolve().map_err(|error| error.to_string())
 }
 
 /// A perft depth: a whole number from 0 to [`MAX_DEPTH`].
@@ -138,19 +312,14 @@ pub fn parse_count(option: &str, text: &str) -> CliResult<u64> {
     })
 }
 
-/// The `--backend` option (default `auto`), resolved to the backend that will really run.
-/// Resolving up front turns "pext forced on a CPU without BMI2" into a usage error before
-/// any work starts.
-pub fn backend(parsed: &Parsed) -> CliResult<Backend> {
-    let requested = match parsed.value("--backend") {
-        None => Backend::Auto,
-        Some(name) => name
-            .parse::<Backend>()
-            .map_err(|error| CliError::usage(format!("invalid --backend {name:?}: {error}")))?,
-    };
-    requested
-        .resolve()
-        .map_err(|error| CliError::usage(error.to_string()))
+/// The backend to run: `--backend`'s, or the automatic choice resolved.
+pub fn backend(given: Option<Backend>) -> CliResult<Backend> {
+    match given {
+        Some(backend) => Ok(backend),
+        None => Backend::Auto
+            .resolve()
+            .map_err(|error| CliError::usage(error.to_string())),
+    }
 }
 
 /// A position from FEN text; the library's message already names the field and problem.
@@ -172,8 +341,8 @@ pub fn max_workers() -> usize {
 
 /// `--threads N`: a whole number from 1 to 1024, of which at most [`max_workers`] run;
 /// without it, every core the OS gives us.
-pub fn threads(parsed: &Parsed) -> CliResult<usize> {
-    let Some(text) = parsed.value("--threads") else {
+pub fn threads(text: Option<&str>) -> CliResult<usize> {
+    let Some(text) = text else {
         return Ok(cores());
     };
     match whole_number::<usize>(text) {
@@ -240,39 +409,47 @@ pub fn parse_part(text: &str) -> CliResult<(u64, u64)> {
 mod tests {
     use super::*;
 
-    const SPEC: Spec = Spec {
-        flags: &["--divide"],
-        valued: &["--fen"],
-    };
-
     fn words(text: &[&str]) -> Vec<String> {
         text.iter().map(|word| (*word).to_owned()).collect()
     }
 
     #[test]
-    fn splits_options_and_positionals() {
-        let parsed = parse(
-            &words(&["3", "--divide", "--fen", "a b", "--fen=c d"]),
-            &SPEC,
+    fn options_scan_alike_and_the_last_wins() {
+        let parsed: PerftArgs = parse(
+            "perft",
+            &words(&["3", "--divide", "--fen", "a b", "--fen=c d", "--threads=1"]),
         )
         .expect("valid arguments");
-        assert_eq!(parsed.positionals, ["3"]);
-        assert!(parsed.flag("--divide"));
-        assert_eq!(parsed.value("--fen"), Some("c d"));
+        assert_eq!(parsed.depth, Some(3));
+        assert!(parsed.divide);
+        assert_eq!(parsed.fen.as_deref(), Some("c d"));
+        assert_eq!(parsed.threads, Some(1));
     }
 
     #[test]
     fn rejects_unknown_and_incomplete_options() {
-        assert!(parse(&words(&["--frobnicate"]), &SPEC).is_err());
-        assert!(parse(&words(&["--fen"]), &SPEC).is_err());
-        assert!(parse(&words(&["--divide=yes"]), &SPEC).is_err());
+        for (bad, mention) in [
+            (&["--frobnicate"][..], "--frobnicate"),
+            (&["--fen"], "--fen"),
+            (&["--divide=yes"], "--divide"),
+            (&["3", "4"], "\"4\""),
+        ] {
+            let error = parse::<PerftArgs>("perft", &words(bad)).unwrap_err();
+            let message = error.to_string();
+            assert!(!message.contains('\n'), "{bad:?}: {message:?}");
+            assert!(message.contains(mention), "{message:?}");
+        }
     }
 
     #[test]
     fn negative_numbers_and_separator_are_positional() {
-        let parsed = parse(&words(&["-1", "--", "--divide"]), &SPEC).expect("valid arguments");
-        assert_eq!(parsed.positionals, ["-1", "--divide"]);
-        assert!(!parsed.flag("--divide"));
+        let error = parse::<PerftArgs>("perft", &words(&["-1"])).unwrap_err();
+        assert!(
+            error.to_string().contains("invalid depth \"-1\""),
+            "{error}"
+        );
+        let error = parse::<PerftArgs>("perft", &words(&["--", "--divide"])).unwrap_err();
+        assert!(error.to_string().contains("\"--divide\""), "{error}");
     }
 
     #[test]

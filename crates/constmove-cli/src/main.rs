@@ -5,7 +5,7 @@
 //! one line on stderr and exit status 2; a reader that goes away (`constmove perft 5
 //! --divide | head -1`) ends the program quietly, but a stdout closed from the start
 //! (`>&-`) is an error, since the result would be lost.
-//! Arguments are parsed by hand and JSON is written by hand: the crate uses std only.
+//! Arguments are parsed by clap (derive, see `args.rs`); JSON is written by hand.
 
 mod args;
 mod error;
@@ -164,8 +164,8 @@ const COMMANDS: [CommandHelp; 6] = [
         usage: "    constmove uci\n",
         text: "    uci        A UCI front end for perft harnesses (the Grand Chess Tree's perft
                checker, scripts written for Stockfish): reads uci, isready,
-               ucinewgame, position startpos|fen FEN [moves M...], go perft N, stop and
-               quit on stdin, with setoption name Threads|Hash|UCI_Chess960 value V
+               ucinewgame, position startpos|fen FEN [moves M...], go perft N (N up
+               to 128: published files count forced lines to 32), stop and quit on stdin, with setoption name Threads|Hash|UCI_Chess960 value V
                (Hash in MiB, 0 for no table). go perft N prints `move: count` for each
                root move, a blank line, `Nodes searched: N` and a blank line, as
                Stockfish does. Castles are e1g1, or king-takes-rook (e1h1) with

@@ -5,17 +5,12 @@
 //! table keys (another `--hash-seed`, or with against without `--hash`); a line that
 //! repeats another's keys (a copied file, a duplicated line) is a duplicate, not a check.
 
-use crate::args::{self, Spec};
+use crate::args::{self, MergeArgs};
 use crate::error::{CliError, CliResult};
 use crate::json;
 use crate::results::{self, UnitResult};
 use crate::workload;
 use std::io::Write;
-
-const SPEC: Spec = Spec {
-    flags: &["--json"],
-    valued: &["--workload"],
-};
 
 /// Problems of one kind are listed up to this many; the rest are counted.
 const LISTED: usize = 20;
@@ -29,22 +24,22 @@ struct Found<'a> {
 
 /// Runs the `merge` command; `args` are the words after `merge`.
 pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
-    let parsed = args::parse(args, &SPEC)?;
-    let Some(workload_file) = parsed.value("--workload") else {
+    let parsed: MergeArgs = args::parse("merge", args)?;
+    let Some(workload_file) = parsed.workload.as_deref() else {
         return Err(CliError::usage("merge: --workload FILE is required"));
     };
-    if parsed.positionals.is_empty() {
+    if parsed.files.is_empty() {
         return Err(CliError::usage(
             "merge: no results files (give the .jsonl files the parts wrote)",
         ));
     }
     // Each file's real path, looked up once.
     let names: Vec<_> = parsed
-        .positionals
+        .files
         .iter()
         .map(|path| std::fs::canonicalize(path).ok())
         .collect();
-    for (index, path) in parsed.positionals.iter().enumerate() {
+    for (index, path) in parsed.files.iter().enumerate() {
         let repeated = names[index].is_some() && names[..index].contains(&names[index]);
         if repeated {
             // Its units would count as verified by themselves.
@@ -56,7 +51,7 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     let mut by_unit: Vec<Vec<Found>> = (0..units.len()).map(|_| Vec::new()).collect();
     let mut foreign = Vec::new();
     let mut lines = 0usize;
-    for path in &parsed.positionals {
+    for path in &parsed.files {
         let file = results::read(path)?;
         if file.torn {
             let _ = writeln!(
@@ -113,7 +108,7 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
     }
     let ok = missing.is_empty() && disagreeing.is_empty() && foreign.is_empty();
 
-    if parsed.flag("--json") {
+    if parsed.json {
         let list = |numbers: &[usize]| {
             let numbers: Vec<String> = numbers.iter().map(usize::to_string).collect();
             format!("[{}]", numbers.join(","))

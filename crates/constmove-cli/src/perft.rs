@@ -2,7 +2,7 @@
 //! [--json]`, and `constmove perft --workload FILE [--part I/N]`: count the leaves of the move
 //! tree on all cores (with `--stats`, also the wiki's statistics of the leaf moves), time it and report the speed; a Ctrl-C prints the root moves counted so far.
 
-use crate::args::{self, Spec};
+use crate::args::{self, PerftArgs};
 use crate::error::{CliError, CliResult};
 use crate::progress;
 use crate::report::{Report, Setup, finish, late_exit, release, table_stats, write_report};
@@ -18,106 +18,80 @@ use std::time::Instant;
 /// customary benchmark, long enough for a stable speed and short enough to wait for.
 const DEFAULT_DEPTH: u32 = 6;
 
-const SPEC: Spec = Spec {
-    flags: &["--chess960", "--divide", "--json", "--stats", "--verify"],
-    valued: &[
-        "--fen",
-        "--backend",
-        "--threads",
-        "--hash",
-        "--workload",
-        "--part",
-        "--results",
-        "--hash-seed",
-    ],
-};
-
 /// Runs the `perft` command; `args` are the words after `perft`.
 pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
-    let parsed = args::parse(args, &SPEC)?;
+    let parsed: PerftArgs = args::parse("perft", args)?;
     let setup = Setup {
-        backend: args::backend(&parsed)?,
-        threads: args::threads(&parsed)?,
-        json: parsed.flag("--json"),
-        hash: parsed
-            .value("--hash")
-            .map(|size| args::parse_size("--hash", size))
-            .transpose()?,
-        verify: parsed.flag("--verify"),
-        hash_seed: parsed
-            .value("--hash-seed")
-            .map(|seed| {
-                args::whole_number(seed).ok_or_else(|| {
-                    CliError::usage(format!(
-                        "invalid --hash-seed {seed:?}: expected a whole number from 0 to 2^64 - 1"
-                    ))
-                })
-            })
-            .transpose()?
-            .unwrap_or(0),
+        backend: args::backend(parsed.backend)?,
+        threads: match parsed.threads {
+            Some(threads) => threads,
+            None => args::threads(None)?,
+        },
+        json: parsed.json,
+        hash: parsed.hash,
+        verify: parsed.verify,
+        hash_seed: parsed.hash_seed.unwrap_or(0),
     };
     if setup.verify && setup.hash.is_none() {
         return Err(CliError::usage("--verify needs --hash SIZE"));
     }
-    if parsed.value("--hash-seed").is_some() && setup.hash.is_none() {
+    if parsed.hash_seed.is_some() && setup.hash.is_none() {
         return Err(CliError::usage(
             "--hash-seed needs --hash SIZE (it chooses the table's keys)",
         ));
     }
-    if let Some(file) = parsed.value("--workload") {
-        if !parsed.positionals.is_empty() || parsed.value("--fen").is_some() {
+    if let Some(file) = &parsed.workload {
+        if parsed.depth.is_some() || parsed.fen.is_some() {
             return Err(CliError::usage(
                 "perft --workload takes its positions and depths from the file (no DEPTH or --fen)",
             ));
         }
         // Options the workload mode cannot honour are refused, not ignored.
-        for (option, why) in [
-            ("--divide", "its units are not root moves"),
-            ("--stats", "it counts nodes only"),
-            ("--chess960", "each line's FEN says its own rules"),
+        for (option, given, why) in [
+            ("--divide", parsed.divide, "its units are not root moves"),
+            ("--stats", parsed.stats, "it counts nodes only"),
+            (
+                "--chess960",
+                parsed.chess960,
+                "each line's FEN says its own rules",
+            ),
         ] {
-            if parsed.flag(option) {
+            if given {
                 return Err(CliError::usage(format!(
                     "{option} cannot be used with --workload ({why})"
                 )));
             }
         }
-        let part = parsed.value("--part").map(args::parse_part).transpose()?;
-        return workload::run(file, part, parsed.value("--results"), &setup, out);
+        return workload::run(file, parsed.part, parsed.results.as_deref(), &setup, out);
     }
-    for option in ["--part", "--results"] {
-        if parsed.value(option).is_some() {
+    for (option, given) in [
+        ("--part", parsed.part.is_some()),
+        ("--results", parsed.results.is_some()),
+    ] {
+        if given {
             return Err(CliError::usage(format!("{option} needs --workload FILE")));
         }
     }
-    let depth = match parsed.positionals.as_slice() {
-        [] => DEFAULT_DEPTH,
-        [depth] => args::parse_depth(depth)?,
-        [_, extra, ..] => {
-            return Err(CliError::usage(format!(
-                "perft: unexpected argument {extra:?} (a position goes after --fen)"
-            )));
-        }
-    };
-    let position = match parsed.value("--fen") {
+    let depth = parsed.depth.unwrap_or(DEFAULT_DEPTH);
+    let position = match &parsed.fen {
         Some(fen) => args::parse_fen(fen)?,
         None => Position::startpos(),
     };
-    let position = if parsed.flag("--chess960") {
+    let position = if parsed.chess960 {
         position.into_chess960()
     } else {
         position
     };
 
-    let report = if parsed.flag("--stats") {
+    let report = if parsed.stats {
         if setup.verify {
             return Err(CliError::usage(
                 "--verify recounts node counts and cannot be used with --stats",
             ));
         }
-        measure_stats(&position, depth, &setup, parsed.flag("--divide"))?
+        measure_stats(&position, depth, &setup, parsed.divide)?
     } else {
-        measure(&position, depth, &setup, parsed.flag("--divide"))?
+        measure(&position, depth, &setup, parsed.divide)?
     };
     write_report(out, &report, &setup)?;
     finish(&report, || {

@@ -7,7 +7,7 @@
 //!
 //! Nothing but that goes to stdout, since perftree parses it.
 
-use crate::args::{self, Spec};
+use crate::args::{self, PerftreeArgs};
 use crate::error::{CliError, CliResult};
 use crate::input::quote;
 use crate::perft::divide_sorted;
@@ -15,22 +15,13 @@ use crate::uci::parse_move;
 use constmove::Position;
 use std::io::Write;
 
-const SPEC: Spec = Spec {
-    flags: &["--chess960"],
-    valued: &["--backend"],
-};
-
 /// Runs the `perftree` command; `args` are the words after `perftree`.
 pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
-    let parsed = args::parse(args, &SPEC)?;
-    let (depth, fen, moves) = match parsed.positionals.as_slice() {
-        [depth, fen, moves @ ..] => (args::parse_depth(depth)?, fen, moves),
-        [_] => return Err(CliError::usage("perftree: missing argument FEN")),
-        [] => return Err(CliError::usage("perftree: missing arguments DEPTH FEN")),
-    };
-    let backend = args::backend(&parsed)?;
-    let mut position = args::parse_fen(fen)?;
-    if parsed.flag("--chess960") {
+    let parsed: PerftreeArgs = args::parse("perftree", args)?;
+    let (depth, moves) = (parsed.depth, &parsed.moves);
+    let backend = args::backend(parsed.backend)?;
+    let mut position = args::parse_fen(&parsed.fen)?;
+    if parsed.chess960 {
         position = position.into_chess960();
     }
     // perftree passes the moves as one argument ("e2e4 e7e5", possibly ""), a shell user

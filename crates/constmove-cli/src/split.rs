@@ -7,16 +7,11 @@
 //! (a Ctrl-C on `split > file`, a full disk) is told from a whole one: `perft --workload`
 //! and `merge` refuse it, naming how many lines are missing.
 
-use crate::args::{self, Spec};
+use crate::args::{self, SplitArgs};
 use crate::error::{CliError, CliResult};
 use crate::workload::{CLOSING, HEADER};
 use constmove::{Position, try_split};
 use std::io::Write;
-
-const SPEC: Spec = Spec {
-    flags: &["--chess960"],
-    valued: &["--fen", "--ply"],
-};
 
 /// The deepest split accepted: ply 6 of the start position is 9.4 million lines (776 MB of
 /// text, about 1 GB of memory); a deeper one is almost surely a typo.
@@ -24,17 +19,9 @@ const MAX_PLY: u32 = 6;
 
 /// Runs the `split` command; `args` are the words after `split`.
 pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
-    let parsed = args::parse(args, &SPEC)?;
-    let depth = match parsed.positionals.as_slice() {
-        [depth] => args::parse_depth(depth)?,
-        [] => return Err(CliError::usage("split: DEPTH is required")),
-        [_, extra, ..] => {
-            return Err(CliError::usage(format!(
-                "split: unexpected argument {extra:?} (a position goes after --fen)"
-            )));
-        }
-    };
-    let Some(ply) = parsed.value("--ply") else {
+    let parsed: SplitArgs = args::parse("split", args)?;
+    let depth = parsed.depth;
+    let Some(ply) = parsed.ply.as_deref() else {
         return Err(CliError::usage("split: --ply K is required"));
     };
     let ply = match args::whole_number::<u32>(ply) {
@@ -56,11 +43,11 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
             )));
         }
     };
-    let position = match parsed.value("--fen") {
+    let position = match parsed.fen.as_deref() {
         Some(fen) => args::parse_fen(fen)?,
         None => Position::startpos(),
     };
-    let position = if parsed.flag("--chess960") {
+    let position = if parsed.chess960 {
         position.into_chess960()
     } else {
         position

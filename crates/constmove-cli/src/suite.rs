@@ -7,7 +7,7 @@
 //! the count at D-1; a file that claims `;D9 5` for the start position is skipped after a
 //! few counts instead of starting a perft of hours.
 
-use crate::args::{self, Spec};
+use crate::args::{self, SuiteArgs};
 use crate::error::{CliError, CliResult};
 use crate::input::{self, Bounds};
 use crate::suite_file::{self, Case, Expected, LineError};
@@ -26,11 +26,6 @@ const BOUNDS: Bounds = Bounds {
 /// Counts larger than this are skipped unless `--max-nodes` says otherwise: ten million
 /// nodes take a few hundredths of a second, so a whole classic suite checks in seconds.
 const DEFAULT_MAX_NODES: u64 = 10_000_000;
-
-const SPEC: Spec = Spec {
-    flags: &["--json"],
-    valued: &["--max-nodes", "--backend"],
-};
 
 /// A count that came out different from the file's.
 struct Mismatch<'a> {
@@ -56,21 +51,10 @@ const STOPPABLE_BELOW: u64 = 1_000_000;
 /// Runs the `suite` command; `args` are the words after `suite`. Exit status 1 when any
 /// count differs.
 pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
-    let parsed = args::parse(args, &SPEC)?;
-    let path = match parsed.positionals.as_slice() {
-        [path] => path,
-        [] => return Err(CliError::usage("suite: missing argument FILE")),
-        [_, extra, ..] => {
-            return Err(CliError::usage(format!(
-                "suite: unexpected argument {extra:?}"
-            )));
-        }
-    };
-    let max_nodes = match parsed.value("--max-nodes") {
-        Some(text) => args::parse_count("--max-nodes", text)?,
-        None => DEFAULT_MAX_NODES,
-    };
-    let backend = args::backend(&parsed)?;
+    let parsed: SuiteArgs = args::parse("suite", args)?;
+    let path = &parsed.file;
+    let max_nodes = parsed.max_nodes.unwrap_or(DEFAULT_MAX_NODES);
+    let backend = args::backend(parsed.backend)?;
     let bytes = input::read_bounded(path, BOUNDS)?;
     // A line that is not UTF-8 fails as a line (its FEN cannot read), not the whole file.
     let text = String::from_utf8_lossy(&bytes);
@@ -82,7 +66,7 @@ pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
         )));
     }
 
-    let json = parsed.flag("--json");
+    let json = parsed.json;
     if !json {
         for error in &suite.errors {
             write_unreadable(out, error)?;

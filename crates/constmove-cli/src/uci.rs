@@ -36,12 +36,8 @@ struct Session {
 
 /// Runs the `uci` command on stdin; `args` are the words after `uci` (none).
 pub fn run(args: &[String], out: &mut impl Write) -> CliResult {
-    if let Some(extra) = args.first() {
-        return Err(CliError::usage(format!(
-            "uci: unexpected argument {} (commands come on stdin)",
-            quote(extra)
-        )));
-    }
+    // No options: the commands come on stdin.
+    let _: args::UciArgs = args::parse("uci", args)?;
     let backend = Backend::Auto
         .resolve()
         .map_err(|error| CliError::usage(error.to_string()))?;

@@ -1672,15 +1672,17 @@ fn bad_results_input_is_a_clear_error_and_keeps_what_was_written() {
 // ---------------------------------------------------------------------------------------
 // robustness round 3 (issue 39)
 
-/// Waits for the first progress line (the count is running), sends SIGINT and returns the
-/// output with the time from the signal to the exit.
-fn interrupt_after_progress(args: &[&str]) -> (Output, std::time::Duration) {
+/// Waits for `lines` progress lines (a second each: the count is well under way), sends
+/// SIGINT and returns the output with the time from the signal to the exit.
+fn interrupt_after_progress(lines: usize, args: &[&str]) -> (Output, std::time::Duration) {
     use std::io::{BufRead, BufReader, Read};
     let mut child = spawn(args);
     let mut errors = BufReader::new(child.stderr.take().expect("piped"));
-    let mut first = String::new();
-    errors.read_line(&mut first).expect("stderr is readable");
-    assert!(first.starts_with("progress: "), "{first:?}");
+    for _ in 0..lines {
+        let mut line = String::new();
+        errors.read_line(&mut line).expect("stderr is readable");
+        assert!(line.starts_with("progress: "), "{line:?}");
+    }
     let sent = std::time::Instant::now();
     interrupt(&child);
     let output = wait_at_most(child, std::time::Duration::from_secs(20));
@@ -1700,16 +1702,20 @@ const STOP_LIMIT: std::time::Duration = std::time::Duration::from_millis(1500);
 
 #[test]
 fn ctrl_c_with_a_big_table_stops_within_a_second() {
-    let (output, took) = interrupt_after_progress(&[
-        "perft",
-        "12",
-        "--fen",
-        KIWIPETE,
-        "--hash",
-        "1G",
-        "--threads",
-        "2",
-    ]);
+    // Three seconds in, the table is busy: before the fix this took 32 s to stop.
+    let (output, took) = interrupt_after_progress(
+        3,
+        &[
+            "perft",
+            "12",
+            "--fen",
+            KIWIPETE,
+            "--hash",
+            "1G",
+            "--threads",
+            "2",
+        ],
+    );
     assert!(took < STOP_LIMIT, "took {took:?}");
     assert_eq!(human_field(&stdout(&output), "nodes"), "0");
 }
@@ -1717,7 +1723,7 @@ fn ctrl_c_with_a_big_table_stops_within_a_second() {
 #[test]
 fn ctrl_c_with_threads_far_above_the_cores_stops_within_a_second() {
     let (output, took) =
-        interrupt_after_progress(&["perft", "12", "--fen", KIWIPETE, "--threads", "1024"]);
+        interrupt_after_progress(1, &["perft", "12", "--fen", KIWIPETE, "--threads", "1024"]);
     assert!(took < STOP_LIMIT, "took {took:?}");
     // Allowed, but at most four per core run: more would only slow the stop.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -1732,15 +1738,22 @@ fn ctrl_c_stops_a_workload_of_deep_units_within_a_second() {
         &format!("{KIWIPETE} ;count 1 ;depth 12\n"),
     );
     let results = TempFile::new("deep-units.jsonl", "");
-    let (output, took) = interrupt_after_progress(&[
-        "perft",
-        "--workload",
-        units.path(),
-        "--results",
-        results.path(),
-        "--threads",
-        "2",
-    ]);
+    // With a table, a deep unit is counted in subtrees too large to poll: before the fix
+    // this took 14 s to stop.
+    let (output, took) = interrupt_after_progress(
+        3,
+        &[
+            "perft",
+            "--workload",
+            units.path(),
+            "--results",
+            results.path(),
+            "--threads",
+            "2",
+            "--hash",
+            "256M",
+        ],
+    );
     assert!(took < STOP_LIMIT, "took {took:?}");
     assert_eq!(human_field(&stdout(&output), "nodes"), "0");
 }
@@ -2211,4 +2224,41 @@ fn perftree_reads_promotions_in_either_case_and_has_a_chess960_switch() {
     let (standard, _) = parse_perftree(&run_ok(&["perftree", "1", fen, "e1g1"]));
     assert_eq!(castled, standard);
     assert!(run_ok(&["perftree", "--help"]).contains("github.com/agausmann/perftree"));
+}
+
+/// Every option is scanned alike (clap): `--opt V` and `--opt=V`, the last of a repeated
+/// option wins, and a value that starts with a space is refused by every parser.
+#[test]
+fn every_option_is_scanned_alike() {
+    let spaced = run_ok(&["perft", "3", "--threads", "2", "--hash", "64K", "--json"]);
+    let joined = run_ok(&["perft", "3", "--threads=2", "--hash=64K", "--json"]);
+    for out in [&spaced, &joined] {
+        assert_eq!(json_field(out, "nodes"), "8902");
+        assert_eq!(json_field(out, "threads"), "2");
+        assert_eq!(json_field(out, "hash_bytes"), "65536");
+    }
+    let out = run_ok(&["perft", "1", "--fen", KIWIPETE, "--fen", STARTPOS]);
+    assert_eq!(human_field(&out, "nodes"), "20");
+    let file = TempFile::new("scan.epd", &format!("{STARTPOS} ;D1 20 ;D2 400 ;D3 8902\n"));
+    let out = run_ok(&["suite", file.path(), "--max-nodes=400"]);
+    assert_eq!(out, "2 passed, 0 failed, 1 skipped\n");
+    for (option, value) in [
+        ("--threads", " 2"),
+        ("--hash", " 64K"),
+        ("--hash-seed", " 1"),
+        ("--max-nodes", " 400"),
+    ] {
+        let command: &[&str] = if option == "--max-nodes" {
+            &["suite", file.path()]
+        } else {
+            &["perft", "1", "--hash", "64K"]
+        };
+        let mut args = command.to_vec();
+        args.extend([option, value]);
+        let err = run_usage_error(&args);
+        assert!(
+            err.contains(&format!("invalid {option} ")),
+            "{args:?}: {err:?}"
+        );
+    }
 }
