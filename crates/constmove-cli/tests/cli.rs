@@ -2122,7 +2122,15 @@ fn uci_bad_commands_get_an_info_line_and_the_session_goes_on() {
 /// `(fen, depth, nodes)` of a shared perft file: each position's deepest published count
 /// within `budget` nodes.
 fn published_within(name: &str, budget: u64) -> Vec<(String, u32, u64)> {
-    let text = std::fs::read_to_string(shared(name)).expect("the shared data");
+    let text = if name.ends_with(".gz") {
+        let mut text = String::new();
+        let file = std::fs::File::open(shared(name)).expect("the test data");
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(file), &mut text)
+            .expect("gzip text");
+        text
+    } else {
+        std::fs::read_to_string(shared(name)).expect("the test data")
+    };
     let mut entries: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') || line.starts_with("id ") {
@@ -2168,7 +2176,7 @@ fn uci_go_perft_matches_the_published_suites() {
         ("perftsuite_extras.epd", false, usize::MAX, 3),
         ("shakmaty_tricky.perft", false, usize::MAX, 25),
         ("fischer.epd", true, 120, 120),
-        ("marcelk_perft_random.perft", false, 300, 300),
+        ("marcelk_perft_random.perft.gz", false, 300, 300),
     ] {
         let cases: Vec<_> = published_within(name, 20_000)
             .into_iter()
