@@ -62,21 +62,22 @@ pub(crate) type AnyPieces = Pieces<true, true>;
 
 impl Pieces<true, true> {
     /// Calls `op` with the narrowest material type that holds `board` and every board one move
-    /// of `mover` away: a pawn of the mover one step from its last rank could bring any kind
-    /// back by promotion, so then nothing is narrowed.
+    /// of `mover` away, of two: kings, rooks and pawns only, or every kind. A pawn of the
+    /// mover one step from its last rank could bring any kind back by promotion, so then
+    /// nothing is narrowed. Two, not four: the depth-2 batch counts only such boards in full
+    /// (with a knight, bishop or queen it sorts), so narrower types would be code that never
+    /// runs.
     #[inline(always)]
     pub(crate) fn narrowest<Op: MaterialOp>(board: &Board, mover: Color, op: Op) -> Op::Output {
         let both = |piece| board.bits(Color::White, piece) | board.bits(Color::Black, piece);
         let white = mover == Color::White;
         let seventh = seventh_rank(white);
         let may_promote = board.bits(mover, Piece::Pawn) & seventh != 0;
-        let knights = may_promote || both(Piece::Knight) != 0;
-        let diagonals = may_promote || both(Piece::Bishop) | both(Piece::Queen) != 0;
-        match (knights, diagonals) {
-            (true, true) => op.run::<Pieces<true, true>>(),
-            (true, false) => op.run::<Pieces<true, false>>(),
-            (false, true) => op.run::<Pieces<false, true>>(),
-            (false, false) => op.run::<Pieces<false, false>>(),
+        let minors = both(Piece::Knight) | both(Piece::Bishop) | both(Piece::Queen);
+        if may_promote || minors != 0 {
+            op.run::<Pieces<true, true>>()
+        } else {
+            op.run::<Pieces<false, false>>()
         }
     }
 }
@@ -114,8 +115,9 @@ mod tests {
             kinds("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
             (false, false)
         );
-        assert_eq!(kinds("8/8/4k3/8/8/3N4/4K3/8 w - - 0 1"), (true, false));
-        assert_eq!(kinds("8/8/4k3/8/8/3q4/4K3/8 w - - 0 1"), (false, true));
+        // Any knight, bishop or queen: every kind.
+        assert_eq!(kinds("8/8/4k3/8/8/3N4/4K3/8 w - - 0 1"), (true, true));
+        assert_eq!(kinds("8/8/4k3/8/8/3q4/4K3/8 w - - 0 1"), (true, true));
         assert_eq!(kinds("8/8/4k3/8/8/3b4/4KN2/8 w - - 0 1"), (true, true));
     }
 
