@@ -7,6 +7,11 @@
 //! `cargo bench -p constmove-benches` measures the portable build; `cargo bench-native` the same at
 //! `-C target-cpu=native`, where cozy-chess gets its `pext` feature and chess its BMI2 tables.
 //! Filter with e.g. `cargo bench -p constmove-benches --bench perft -- kiwipete`.
+//!
+//! `broad/` counts a broad sample (issue 36): positions from seeded random games and sparse
+//! endings, each at a depth of about 10^7 to 10^8 leaves. They have no published counts, so
+//! each is counted once by cozy-chess, an independent generator, before measuring, and every
+//! measured count (PEXT, magics) must equal it.
 
 mod common;
 // The example's walk, measured as written (its `main` is not used here).
@@ -239,5 +244,117 @@ fn without_castling(position: &Position) -> Position {
         .expect("a FEN without castling rights parses")
 }
 
-criterion_group!(benches, perft_benches, chess960_benches);
+/// The seed of the broad sample's random games: fixed, so every run counts the same positions.
+const BROAD_SEED: u64 = 0x36c0_ffee_2026;
+
+/// Random games in the broad sample.
+const BROAD_GAMES: usize = 12;
+
+/// Sparse endings in the broad sample (published nowhere; their counts come from cozy-chess
+/// like the games'): rook, knight against bishop, pawns only, rook and knight against rook.
+const ENDINGS: [&str; 4] = [
+    "8/5pk1/6p1/7p/R7/6PP/r4PK1/8 w - - 0 1",
+    "8/4kp2/3bp1p1/8/3N4/4PP2/5KPP/8 w - - 0 1",
+    "8/pp3k2/2p3p1/5p1p/5P1P/2P3P1/PP3K2/8 w - - 0 1",
+    "3r4/5k2/2n2pp1/7p/7P/5NP1/2R2PK1/8 b - - 0 1",
+];
+
+/// A position is counted one ply deeper while the estimate of that depth's leaves stays under
+/// this.
+const BROAD_MAX_LEAVES: u64 = 120_000_000;
+
+/// xorshift64: enough randomness to pick moves, with no crate for it.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// The position after a random game of 20 to 120 plies from the start, each move picked
+/// uniformly among the legal ones; a game that ends sooner is played again with the next
+/// numbers.
+fn random_game(state: &mut u64) -> Position {
+    'game: loop {
+        let plies = 20 + xorshift(state) % 101;
+        let mut position = Position::startpos();
+        for _ in 0..plies {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                continue 'game;
+            }
+            let mv = moves[(xorshift(state) % moves.len() as u64) as usize];
+            position.play(mv).expect("a legal move plays");
+        }
+        if !position.legal_moves().is_empty() {
+            return position;
+        }
+    }
+}
+
+/// The broad sample: each position with its depth and its leaf count by cozy-chess.
+fn broad_sample() -> Vec<(String, Position, u32, u64)> {
+    let mut state = BROAD_SEED;
+    let games = (0..BROAD_GAMES).map(|game| (format!("game-{game}"), random_game(&mut state)));
+    let endings = ENDINGS.iter().enumerate().map(|(n, fen)| {
+        let position: Position = fen.parse().expect("an ending's FEN parses");
+        (format!("ending-{n}"), position)
+    });
+    games
+        .chain(endings)
+        .map(|(name, position)| {
+            // Deeper while the last ply's branching factor says the next depth stays under
+            // the limit: never counts the depth that would pass it.
+            let (mut depth, mut before, mut leaves) =
+                (1, 1, perft_with(&position, 1, Backend::Auto).unwrap());
+            while leaves * leaves / before <= BROAD_MAX_LEAVES {
+                depth += 1;
+                before = leaves;
+                leaves = perft_with(&position, depth, Backend::Auto).unwrap();
+            }
+            let fen = position.to_string();
+            let cozy = cozy_chess::Board::from_fen(&fen, false).expect("cozy FEN");
+            let nodes = cozy_perft(&cozy, depth);
+            eprintln!("broad {name}: {fen} depth {depth}: {nodes} leaves (cozy-chess)");
+            (name, position, depth, nodes)
+        })
+        .collect()
+}
+
+/// The broad sample, as one figure per set (the games, the endings) and backend: leaves per
+/// second over its positions, every count asserted against cozy-chess's.
+fn broad_benches(c: &mut Criterion) {
+    let sample = broad_sample();
+    let mut group = c.benchmark_group("broad");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(6));
+    let sets = [
+        ("games", &sample[..BROAD_GAMES]),
+        ("endings", &sample[BROAD_GAMES..]),
+    ];
+    let auto = Backend::Auto.resolve().expect("auto always resolves");
+    eprintln!("broad: auto resolves to {auto}");
+    for (set_name, set) in sets {
+        group.throughput(Throughput::Elements(set.iter().map(|row| row.3).sum()));
+        for backend in [Backend::Pext, Backend::Magic] {
+            if backend.resolve().is_err() {
+                eprintln!("skipping constmove-{backend}: not available on this CPU");
+                continue;
+            }
+            group.bench_function(format!("{set_name}/constmove-{backend}"), |b| {
+                b.iter(|| {
+                    for (name, position, depth, nodes) in set {
+                        let got = perft_with(black_box(position), *depth, backend).unwrap();
+                        assert_eq!(got, *nodes, "{name} on {backend} against cozy-chess");
+                    }
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, perft_benches, chess960_benches, broad_benches);
 criterion_main!(benches);

@@ -2,9 +2,9 @@
 //! perft's time goes. The node's moves are sorted by what they touch of the replier's moves
 //! ([`crate::count::reply_squares`]): untouched ones are only counted, and the children that must be
 //! made are collected in one batch and counted in tight loops with the counting generator
-//! inlined here, which saves a call per leaf-parent. Nodes with few pieces skip the sorting
-//! and count every child of the batch in full, with a counter compiled for the kinds of piece
-//! on the board ([`crate::generator::material`]).
+//! inlined here, which saves a call per leaf-parent. Nodes with few pieces, all kings, rooks
+//! and pawns, skip the sorting and count every child of the batch in full, with a counter
+//! compiled for those kinds ([`crate::generator::material`]).
 
 use crate::base::attacks;
 use crate::base::board::Board;
@@ -30,7 +30,8 @@ use static_assertions::const_assert;
 const CHILD_BUFFER: usize = 64;
 const_assert!(CHILD_BUFFER == u64::BITS as usize);
 
-/// Below this many pieces on the board a depth-2 node counts all its children in full.
+/// Below this many pieces on the board, none a knight, bishop or queen, a depth-2 node counts
+/// all its children in full.
 const SPARSE: u32 = 16;
 
 /// The status the replier's moves are counted with in every batched child of a node whose
@@ -76,11 +77,15 @@ impl<S: StatusFlags> Operation for Depth2Node<'_, S> {
 /// The CPU supports B.
 #[inline(always)]
 unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
-    // Few pieces: most moves touch the replier's moves, and sorting them costs more than it
-    // saves, so every child is made and counted in full. One call of the generator serves
-    // both kinds of node (it is compiled into this entry once); the sorting is switched off
-    // at run time for sparse ones.
-    let sparse = board.occupied_bits().count_ones() < SPARSE;
+    // Few pieces, only rooks and pawns besides the kings: most moves touch the replier's
+    // moves, and sorting them costs more than it saves, so every child is made and counted in
+    // full. With a knight, bishop or queen on the board sorting pays even when sparse (it
+    // leaves their many quiet moves untouched). One call of the generator serves both kinds
+    // of node (it is compiled into this entry once); the sorting is switched off at run time
+    // for sparse ones.
+    let both = |piece| board.bits(Color::White, piece) | board.bits(Color::Black, piece);
+    let sparse = board.occupied_bits().count_ones() < SPARSE
+        && both(Piece::Knight) | both(Piece::Bishop) | both(Piece::Queen) == 0;
     let squares = if sparse {
         ReplySquares::EVERYWHERE
     } else {
@@ -100,7 +105,7 @@ unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
     // By reference: moving the batch out would copy all of it.
     let collect = &collect.0;
     if sparse {
-        // Endgames often lack whole kinds of piece: count for those on the board.
+        // Count for kings, rooks and pawns, unless a promotion may bring another kind.
         let mover = Color::from_white(S::WHITE);
         return collect.nodes
             + Pieces::narrowest(

@@ -47,7 +47,7 @@ impl LegalMasks {
         let mut pin_diag = 0;
 
         // Most positions have no enemy slider on the king's lines at all: skip the lookups.
-        let their_hv = board.bits(them, Piece::Rook) | their_queens;
+        let their_hv = M::rooks(board, them) | their_queens;
         if attacks::rook_rays(king) & their_hv != 0 {
             let snipers = B::rook(king, theirs) & their_hv;
             pin_hv = scan_snipers(king, snipers, ours, &mut checkmask, &mut checkers);
@@ -116,7 +116,7 @@ pub(crate) fn attacked<B: Lookup, M: Material>(
         | (attacks::knight(square) & M::knights(board, them))
         | (attacks::king(square) & board.bits(them, Piece::King));
     let sliders = (B::bishop(square, occupied) & (M::bishops(board, them) | queens))
-        | (B::rook(square, occupied) & (board.bits(them, Piece::Rook) | queens));
+        | (B::rook(square, occupied) & (M::rooks(board, them) | queens));
     leapers | sliders != 0
 }
 
@@ -139,7 +139,7 @@ pub(crate) fn king_ban<B: Lookup, M: Material>(
     for square in BitIter((M::bishops(board, them) | queens) & reach.diagonal) {
         ban |= B::bishop(square, occupied);
     }
-    for square in BitIter((board.bits(them, Piece::Rook) | queens) & reach.orthogonal) {
+    for square in BitIter((M::rooks(board, them) | queens) & reach.orthogonal) {
         ban |= B::rook(square, occupied);
     }
     ban

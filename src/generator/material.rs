@@ -16,6 +16,8 @@ pub(crate) trait Material {
     const KNIGHTS: bool;
     /// Bishops or queens may be on the board.
     const DIAGONALS: bool;
+    /// Rooks may be on the board.
+    const ROOKS: bool;
 
     /// `color`'s knights (none when `KNIGHTS` is false).
     #[inline(always)]
@@ -37,6 +39,16 @@ pub(crate) trait Material {
         }
     }
 
+    /// `color`'s rooks (none when `ROOKS` is false).
+    #[inline(always)]
+    fn rooks(board: &Board, color: Color) -> u64 {
+        if Self::ROOKS {
+            board.bits(color, Piece::Rook)
+        } else {
+            0
+        }
+    }
+
     /// `color`'s queens (none when `DIAGONALS` is false).
     #[inline(always)]
     fn queens(board: &Board, color: Color) -> u64 {
@@ -48,13 +60,14 @@ pub(crate) trait Material {
     }
 }
 
-/// A board that may hold knights (`KNIGHTS`) and bishops or queens (`DIAGONALS`). Rooks,
-/// pawns and kings are always read. `Pieces<true, true>` is every board.
-pub(crate) struct Pieces<const KNIGHTS: bool, const DIAGONALS: bool>;
+/// A board that may hold knights (`KNIGHTS`), bishops or queens (`DIAGONALS`) and rooks
+/// (`ROOKS`). Pawns and kings are always read. `Pieces<true, true>` is every board.
+pub(crate) struct Pieces<const KNIGHTS: bool, const DIAGONALS: bool, const ROOKS: bool = true>;
 
-impl<const K: bool, const D: bool> Material for Pieces<K, D> {
+impl<const K: bool, const D: bool, const R: bool> Material for Pieces<K, D, R> {
     const KNIGHTS: bool = K;
     const DIAGONALS: bool = D;
+    const ROOKS: bool = R;
 }
 
 /// Any board: every kind of piece may be present.
@@ -62,21 +75,24 @@ pub(crate) type AnyPieces = Pieces<true, true>;
 
 impl Pieces<true, true> {
     /// Calls `op` with the narrowest material type that holds `board` and every board one move
-    /// of `mover` away: a pawn of the mover one step from its last rank could bring any kind
-    /// back by promotion, so then nothing is narrowed.
+    /// of `mover` away, of three: kings and pawns only; kings, rooks and pawns; every kind. A
+    /// pawn of the mover one step from its last rank could bring any kind back by promotion,
+    /// so then nothing is narrowed. No knight-only or diagonal-only types: the depth-2 batch
+    /// counts only boards without those in full (with a knight, bishop or queen it sorts), so
+    /// they would be code that never runs.
     #[inline(always)]
     pub(crate) fn narrowest<Op: MaterialOp>(board: &Board, mover: Color, op: Op) -> Op::Output {
         let both = |piece| board.bits(Color::White, piece) | board.bits(Color::Black, piece);
         let white = mover == Color::White;
         let seventh = seventh_rank(white);
         let may_promote = board.bits(mover, Piece::Pawn) & seventh != 0;
-        let knights = may_promote || both(Piece::Knight) != 0;
-        let diagonals = may_promote || both(Piece::Bishop) | both(Piece::Queen) != 0;
-        match (knights, diagonals) {
-            (true, true) => op.run::<Pieces<true, true>>(),
-            (true, false) => op.run::<Pieces<true, false>>(),
-            (false, true) => op.run::<Pieces<false, true>>(),
-            (false, false) => op.run::<Pieces<false, false>>(),
+        let minors = both(Piece::Knight) | both(Piece::Bishop) | both(Piece::Queen);
+        if may_promote || minors != 0 {
+            op.run::<Pieces<true, true>>()
+        } else if both(Piece::Rook) != 0 {
+            op.run::<Pieces<false, false>>()
+        } else {
+            op.run::<Pieces<false, false, false>>()
         }
     }
 }
@@ -96,13 +112,13 @@ mod tests {
 
     struct Kinds;
     impl MaterialOp for Kinds {
-        type Output = (bool, bool);
-        fn run<M: Material>(self) -> (bool, bool) {
-            (M::KNIGHTS, M::DIAGONALS)
+        type Output = (bool, bool, bool);
+        fn run<M: Material>(self) -> (bool, bool, bool) {
+            (M::KNIGHTS, M::DIAGONALS, M::ROOKS)
         }
     }
 
-    fn kinds(fen: &str) -> (bool, bool) {
+    fn kinds(fen: &str) -> (bool, bool, bool) {
         let position: Position = fen.parse().unwrap();
         let mover = position.side_to_move();
         Pieces::narrowest(position.board(), mover, Kinds)
@@ -112,19 +128,31 @@ mod tests {
     fn narrows_to_the_kinds_on_the_board() {
         assert_eq!(
             kinds("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
-            (false, false)
+            (false, false, true)
         );
-        assert_eq!(kinds("8/8/4k3/8/8/3N4/4K3/8 w - - 0 1"), (true, false));
-        assert_eq!(kinds("8/8/4k3/8/8/3q4/4K3/8 w - - 0 1"), (false, true));
-        assert_eq!(kinds("8/8/4k3/8/8/3b4/4KN2/8 w - - 0 1"), (true, true));
+        // Kings and pawns only.
+        assert_eq!(
+            kinds("8/pp3k2/2p3p1/5p1p/5P1P/2P3P1/PP3K2/8 w - - 0 1"),
+            (false, false, false)
+        );
+        // Any knight, bishop or queen: every kind.
+        assert_eq!(kinds("8/8/4k3/8/8/3N4/4K3/8 w - - 0 1"), (true, true, true));
+        assert_eq!(kinds("8/8/4k3/8/8/3q4/4K3/8 w - - 0 1"), (true, true, true));
+        assert_eq!(
+            kinds("8/8/4k3/8/8/3b4/4KN2/8 w - - 0 1"),
+            (true, true, true)
+        );
     }
 
     #[test]
     fn a_pawn_that_may_promote_keeps_every_kind() {
         // White's pawn on the seventh may promote to anything; Black's on its second may not
         // move when White is to move.
-        assert_eq!(kinds("8/4P3/4k3/8/8/8/4K3/8 w - - 0 1"), (true, true));
-        assert_eq!(kinds("8/8/4k3/8/8/8/4K1p1/8 w - - 0 1"), (false, false));
-        assert_eq!(kinds("8/8/4k3/8/8/8/4K1p1/8 b - - 0 1"), (true, true));
+        assert_eq!(kinds("8/4P3/4k3/8/8/8/4K3/8 w - - 0 1"), (true, true, true));
+        assert_eq!(
+            kinds("8/8/4k3/8/8/8/4K1p1/8 w - - 0 1"),
+            (false, false, false)
+        );
+        assert_eq!(kinds("8/8/4k3/8/8/8/4K1p1/8 b - - 0 1"), (true, true, true));
     }
 }

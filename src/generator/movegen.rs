@@ -200,7 +200,7 @@ pub(crate) fn slider_moves<B: Lookup, M: Material>(
     } = *masks;
     let pinned = pin_hv | pin_diag;
     let bishops = M::bishops(board, us);
-    let rooks = board.bits(us, Piece::Rook);
+    let rooks = M::rooks(board, us);
     let queens = M::queens(board, us);
     for from in BitIter(bishops & !pinned) {
         visit(Piece::Bishop, from, B::bishop(from, occupied) & movable);
@@ -419,7 +419,7 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: Lookup, M: Material, K: Sin
         // rank attack uncovered when both pawns leave are found by looking again from the king.
         if ep_capturers != 0 && checkmask & (to_bit | victim_bit) != 0 {
             let their_queens = M::queens(board, them);
-            let their_hv = board.bits(them, Piece::Rook) | their_queens;
+            let their_hv = M::rooks(board, them) | their_queens;
             let their_diag = M::bishops(board, them) | their_queens;
             for from in BitIter(ep_capturers) {
                 let after = occupied ^ (1 << from) ^ victim_bit ^ to_bit;
