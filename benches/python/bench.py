@@ -7,7 +7,7 @@
   2. random playouts of 1,000 games (at most 500 plies, each package's own game-over test);
   3. the legal moves of 100,000 FENs (positions 40-80 plies into random games).
 
-Usage: python benches/python/bench.py [--quick]. Packages that fail to import are skipped.
+Usage: python benches/python/bench.py [--quick] [--only perft|playouts|legal]. Packages that fail to import are skipped.
 Prints a Markdown table; figures go to docs/PERFORMANCE.md ("From Python").
 """
 
@@ -21,6 +21,8 @@ import time
 import constmove
 
 QUICK = "--quick" in sys.argv
+# `--only legal` runs one part (perft, playouts or legal).
+ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
 WIKI = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -225,9 +227,9 @@ def cpu():
 
 print(f"# {cpu()}, {CORES} cores, Python {platform.python_version()}, {platform.system()}")
 print(f"# {versions()}")
-bench_perft()
-bench_playouts()
-bench_legal_moves()
+for part, bench in [("perft", bench_perft), ("playouts", bench_playouts), ("legal", bench_legal_moves)]:
+    if ONLY in (None, part):
+        bench()
 
 print("\n| task | package | how | seconds | rate |")
 print("|---|---|---|---:|---:|")

@@ -263,22 +263,103 @@ fn perft_many(
     })
 }
 
+/// Runs `each` on every FEN's position, the FENs split into `threads` chunks in order, each
+/// chunk parsed and worked on in one pass (no array of positions in between); the parts in
+/// order, or the first bad FEN as a ValueError with its index.
+fn each_position<T: Send>(
+    fens: &[&str],
+    threads: usize,
+    start: impl Fn(usize) -> T + Sync,
+    each: impl Fn(&Position, &mut T) + Sync,
+) -> PyResult<Vec<T>> {
+    let chunk = fens.len().div_ceil(threads).max(1);
+    let work = |c: usize, part: &[&str]| -> Result<T, (usize, String)> {
+        let mut out = start(part.len());
+        for (i, fen) in part.iter().enumerate() {
+            let position =
+                Position::from_fen(fen).map_err(|e| (c * chunk + i, format!("{e}: {fen:?}")))?;
+            each(&position, &mut out);
+        }
+        Ok(out)
+    };
+    let parts: Vec<Result<T, (usize, String)>> = if threads == 1 {
+        // One thread: no thread to spawn.
+        vec![work(0, fens)]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = fens
+                .chunks(chunk)
+                .enumerate()
+                .map(|(c, part)| {
+                    let work = &work;
+                    s.spawn(move || work(c, part))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err((0, "a worker panicked".into())))
+                })
+                .collect()
+        })
+    };
+    let mut out = Vec::with_capacity(parts.len());
+    for part in parts {
+        match part {
+            Ok(t) => out.push(t),
+            Err((index, message)) => {
+                return Err(PyValueError::new_err(format!("fens[{index}]: {message}")));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The FENs of a batch call: a list of str, or (the fast path `__init__.py` takes) one UTF-8
+/// `bytes` of the FENs joined by newlines, read in place with no copy a FEN.
+fn with_fens<R>(fens: &Bound<'_, PyAny>, work: impl FnOnce(&[&str]) -> PyResult<R>) -> PyResult<R> {
+    if let Ok(joined) = fens.cast::<PyBytes>() {
+        let text = std::str::from_utf8(joined.as_bytes())
+            .map_err(|_| PyValueError::new_err("the joined FENs are not UTF-8"))?;
+        let list: Vec<&str> = text.split('\n').collect();
+        return work(&list);
+    }
+    let owned: Vec<String> = fens.extract()?;
+    let list: Vec<&str> = owned.iter().map(String::as_str).collect();
+    work(&list)
+}
+
 /// _legal_move_counts(fens, threads=None) -> bytes of native-endian uint32, one per FEN.
 #[pyfunction]
 #[pyo3(signature = (fens, threads=None))]
 fn _legal_move_counts<'py>(
     py: Python<'py>,
-    fens: Vec<String>,
+    fens: &Bound<'py, PyAny>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let threads = thread_count(threads)?;
-    let bytes = py.detach(|| {
-        let positions = parse_all(&fens, threads)?;
-        PyResult::Ok(fill_fixed(&positions, 4, threads, |p, out| {
-            out.copy_from_slice(&(cm_perft(p, 1) as u32).to_ne_bytes());
-        }))
+    let parts = with_fens(fens, |fens| {
+        py.detach(|| {
+            each_position(
+                fens,
+                threads,
+                |n| Vec::with_capacity(n * 4),
+                |position, counts: &mut Vec<u8>| {
+                    counts.extend_from_slice(&(cm_perft(position, 1) as u32).to_ne_bytes());
+                },
+            )
+        })
     })?;
-    Ok(PyBytes::new(py, &bytes))
+    Ok(PyBytes::new(py, &joined(parts)))
+}
+
+/// The parts one after another; a single part as it is (one thread: no copy).
+fn joined(mut parts: Vec<Vec<u8>>) -> Vec<u8> {
+    if parts.len() == 1 {
+        return parts.pop().unwrap_or_default();
+    }
+    parts.concat()
 }
 
 /// _legal_moves(fens, threads=None) -> (moves, counts): moves as bytes of (from, to,
@@ -287,44 +368,35 @@ fn _legal_move_counts<'py>(
 #[pyo3(signature = (fens, threads=None))]
 fn _legal_moves<'py>(
     py: Python<'py>,
-    fens: Vec<String>,
+    fens: &Bound<'py, PyAny>,
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let threads = thread_count(threads)?;
-    let (moves, counts) = py.detach(|| {
-        let positions = parse_all(&fens, threads)?;
-        let chunk = positions.len().div_ceil(threads).max(1);
-        let parts: Vec<(Vec<u8>, Vec<u8>)> = std::thread::scope(|s| {
-            let handles: Vec<_> = positions
-                .chunks(chunk)
-                .map(|part| {
-                    s.spawn(move || {
-                        let mut moves = Vec::with_capacity(part.len() * 3 * 40);
-                        let mut counts = Vec::with_capacity(part.len() * 4);
-                        for position in part {
-                            let list = position.legal_moves();
-                            for mv in list.iter() {
-                                moves.extend_from_slice(&uci_triple(*mv));
-                            }
-                            counts.extend_from_slice(&(list.len() as u32).to_ne_bytes());
-                        }
-                        (moves, counts)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_default())
-                .collect()
-        });
-        let (mut moves, mut counts) = (Vec::new(), Vec::new());
-        for (m, c) in parts {
-            moves.extend_from_slice(&m);
-            counts.extend_from_slice(&c);
-        }
-        PyResult::Ok((moves, counts))
+    let parts = with_fens(fens, |fens| {
+        py.detach(|| {
+            each_position(
+                fens,
+                threads,
+                // About 40 moves a position in games' middles.
+                |n| (Vec::with_capacity(n * 3 * 40), Vec::with_capacity(n * 4)),
+                |position, (moves, counts): &mut (Vec<u8>, Vec<u8>)| {
+                    let list = position.legal_moves();
+                    // One resize a position, then plain stores: no capacity check a move.
+                    let start = moves.len();
+                    moves.resize(start + 3 * list.len(), 0);
+                    for (slot, mv) in moves[start..].chunks_exact_mut(3).zip(list.iter()) {
+                        slot.copy_from_slice(&uci_triple(*mv));
+                    }
+                    counts.extend_from_slice(&(list.len() as u32).to_ne_bytes());
+                },
+            )
+        })
     })?;
-    Ok((PyBytes::new(py, &moves), PyBytes::new(py, &counts)))
+    let (moves, counts): (Vec<Vec<u8>>, Vec<Vec<u8>>) = parts.into_iter().unzip();
+    Ok((
+        PyBytes::new(py, &joined(moves)),
+        PyBytes::new(py, &joined(counts)),
+    ))
 }
 
 /// A move as (from square, to square, promotion piece type or 0), python-chess's numbers.

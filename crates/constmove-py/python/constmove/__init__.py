@@ -48,9 +48,22 @@ def _fens(fens: Sequence[str]) -> List[str]:
     return list(fens)
 
 
+def _joined(fens: Sequence[str]):
+    """The FENs as one UTF-8 bytes joined by newlines (read in place by the batch calls, no
+    conversion a FEN), or the list when that would not split back into the same FENs."""
+    fens = _fens(fens)
+    try:
+        text = "\n".join(fens)
+        if len(fens) > 0 and text.count("\n") == len(fens) - 1:
+            return text.encode()
+    except (TypeError, UnicodeError):
+        pass  # the list path raises the error that names the item
+    return fens
+
+
 def legal_move_counts(fens: Sequence[str], threads: Optional[int] = None) -> np.ndarray:
     """The number of legal moves of each FEN, as a uint32 array of shape (N,)."""
-    return np.frombuffer(_constmove._legal_move_counts(_fens(fens), threads), dtype=np.uint32)
+    return np.frombuffer(_constmove._legal_move_counts(_joined(fens), threads), dtype=np.uint32)
 
 
 def legal_moves(fens: Sequence[str], threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]:
@@ -60,7 +73,7 @@ def legal_moves(fens: Sequence[str], threads: Optional[int] = None) -> Tuple[np.
     castling as UCI writes it) and promotion piece type (2 knight ... 5 queen, 0 none).
     FEN i's moves are ``moves[offsets[i]:offsets[i + 1]]``; ``offsets`` is int64, shape (N + 1,).
     """
-    moves, counts = _constmove._legal_moves(_fens(fens), threads)
+    moves, counts = _constmove._legal_moves(_joined(fens), threads)
     offsets = np.zeros(len(counts) // 4 + 1, dtype=np.int64)
     np.cumsum(np.frombuffer(counts, dtype=np.uint32), out=offsets[1:])
     return np.frombuffer(moves, dtype=np.uint8).reshape(-1, 3), offsets
