@@ -328,7 +328,15 @@ impl Position {
     /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        let mut collector = EachMove(|mv| list.push(mv));
+        // The list's entry leaves out the opponent's rights, so takes a castling rook in
+        // square order; the other paths take it last in its group (see `order_rook_captures`).
+        let (king_side, queen_side) = self.their_castling_rooks();
+        let corners = king_side | queen_side;
+        let mut taken = 0;
+        let mut collector = EachMove(|mv: Move| {
+            taken |= mv.to().bit() & corners;
+            list.push(mv)
+        });
         at_root(
             self.engine,
             self.status_index(),
@@ -337,7 +345,27 @@ impl Position {
                 visitor: &mut collector,
             },
         );
+        if taken != 0 {
+            order_rook_captures(&mut list, king_side, queen_side);
+        }
         list
+    }
+
+    /// The squares of the opponent's castling rooks (king side, queen side) as bitboards,
+    /// empty for a right it does not hold.
+    #[inline(always)]
+    fn their_castling_rooks(&self) -> (u64, u64) {
+        let them = !self.side;
+        let held = self.castling.bits();
+        let rook = |kingside: bool| {
+            let bit = 1u8 << crate::base::castling::right_index(them, kingside);
+            if held & bit != 0 {
+                self.board.castling().rook_square(them, kingside).bit()
+            } else {
+                0
+            }
+        };
+        (rook(true), rook(false))
     }
 
     /// Calls `f` with every legal move, in generation order, with no list in between: the
@@ -683,6 +711,44 @@ const RIGHTS_LOST: [u8; 64] = {
     lost[60] = 0b1100; // e8
     lost
 };
+
+/// Puts `list` (moves in the order of the entry that ignores the opponent's castling rights)
+/// in the order of the full-status generator: within one piece's moves (one promotion set's,
+/// for pawns) the captures of a castling rook come last, the king side's rook first.
+#[cold]
+#[inline(never)]
+fn order_rook_captures(list: &mut MoveList, king_side: u64, queen_side: u64) {
+    // The generator's groups: one piece's moves share the origin; a set of promotions
+    // shares the pawn step; castles stand apart from the king's steps.
+    let group = |mv: Move| match mv.kind() {
+        MoveKind::Promotion(_) => (1, mv.to().index() as i32 - mv.from().index() as i32),
+        MoveKind::Castle => (2, mv.from().index() as i32),
+        _ => (0, mv.from().index() as i32),
+    };
+    let rank = |mv: &Move| {
+        let to = mv.to().bit();
+        u8::from(to & (king_side | queen_side) != 0) + u8::from(to & queen_side != 0)
+    };
+    let moves = &mut list[..];
+    let mut start = 0;
+    while start < moves.len() {
+        let key = group(moves[start]);
+        let mut end = start + 1;
+        while end < moves.len() && group(moves[end]) == key {
+            end += 1;
+        }
+        // A stable insertion sort by rank (no allocation; a group holds a few moves).
+        let slice = &mut moves[start..end];
+        for i in 1..slice.len() {
+            let mut j = i;
+            while j > 0 && rank(&slice[j - 1]) > rank(&slice[j]) {
+                slice.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        start = end;
+    }
+}
 
 /// [`Position::visit`] once the engine and status are known.
 struct VisitRoot<'a, V> {

@@ -10,6 +10,7 @@ mod differential;
 mod draws;
 mod engine_api;
 mod fen_errors;
+mod move_order;
 mod parallel;
 mod perft_stats;
 mod perft_suites;
