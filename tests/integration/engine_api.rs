@@ -311,3 +311,60 @@ fn assert_is_legal_decides_every_move(position: &Position) {
     }
     assert_eq!(found, legal.len(), "{position}");
 }
+
+/// `Move`'s 16-bit code: every legal move of random play reads back as itself, every code
+/// that reads back is that move's own code, the null move is code 0 and no legal move, and
+/// `Ord` is the code's order.
+#[test]
+fn move_codes_round_trip_and_reject_non_moves() {
+    let mut rng = XorShift(0x5EED_0016);
+    let mut seen = std::collections::HashSet::new();
+    for game in 0..60 {
+        let mut pos = if game % 4 == 3 {
+            Position::chess960_startpos(rng.below(960) as u32).unwrap()
+        } else {
+            Position::startpos()
+        };
+        for _ in 0..150 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for &mv in &moves {
+                assert_eq!(Move::from_u16(mv.to_u16()), Some(mv), "{mv} in {pos}");
+                assert!(!mv.is_null());
+                assert_eq!(format!("{mv:?}"), mv.to_string());
+                seen.insert(mv.to_u16());
+            }
+            let mut sorted = moves.clone();
+            sorted.sort();
+            assert!(sorted.windows(2).all(|w| w[0].to_u16() < w[1].to_u16()));
+            let mv = moves[rng.below(moves.len())];
+            pos.play_unchecked(mv);
+        }
+    }
+    assert!(seen.len() > 1_500, "only {} distinct moves", seen.len());
+    let mut accepted = 0;
+    for code in 0..=u16::MAX {
+        if let Some(mv) = Move::from_u16(code) {
+            accepted += 1;
+            assert_eq!(mv.to_u16(), code);
+            assert_eq!(Move::new(mv.from(), mv.to(), mv.kind()), mv);
+        } else {
+            assert!(!seen.contains(&code), "{code:#06x} was a legal move");
+        }
+    }
+    // Normal: 64 × 63 square pairs, plus the null move; double pushes 16; castles 2 ranks
+    // × 8 × 7; en passant 2 × 14; promotions 4 pieces × 2 × 22.
+    assert_eq!(accepted, 64 * 63 + 1 + 16 + 2 * 8 * 7 + 2 * 14 + 4 * 2 * 22);
+    assert_eq!(Move::default(), Move::NULL);
+    assert_eq!(Move::NULL.to_string(), "0000");
+    assert!(Position::startpos().play(Move::NULL).is_err());
+    // Promotion to a king (what `Move::new` keeps for a pawn or king promotion) has no code.
+    let odd = Move::new(
+        "e7".parse().unwrap(),
+        "e8".parse().unwrap(),
+        MoveKind::Promotion(Piece::Pawn),
+    );
+    assert_eq!(Move::from_u16(odd.to_u16()), None);
+}
