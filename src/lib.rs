@@ -221,6 +221,7 @@ pub use deep::stats_table::StatsTable;
 #[cfg(feature = "std")]
 pub use deep::workload::{SplitError, SplitUnits, WorkUnit, WorkUnitError, split, try_split};
 pub use generator::visitor::Visitor;
+pub use position::attacks;
 pub use position::castling::CastlingRights;
 #[cfg(feature = "std")]
 pub use position::draws::History;

@@ -5,6 +5,7 @@
 //! ([`castling`]), the draw rules ([`draws`]), and the public perft, divide and statistics
 //! functions ([`perft`]) that hand a position to the counting layer.
 
+pub mod attacks;
 pub(crate) mod castling;
 pub(crate) mod draws;
 pub(crate) mod fen;

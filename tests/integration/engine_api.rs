@@ -368,3 +368,73 @@ fn move_codes_round_trip_and_reject_non_moves() {
     );
     assert_eq!(Move::from_u16(odd.to_u16()), None);
 }
+
+/// A slider's attacks by walking its rays square by square (blockers included).
+fn ray_walk(square: Square, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
+    let mut bits = 0;
+    for &(df, dr) in dirs {
+        let mut at = square;
+        while let Some(next) = offset(at, df, dr) {
+            bits |= 1u64 << next.index();
+            if occupied & (1u64 << next.index()) != 0 {
+                break;
+            }
+            at = next;
+        }
+    }
+    bits
+}
+
+/// The public attack lookups against the test's own geometry, on every square.
+#[test]
+fn attack_lookups_match_the_ray_walk() {
+    use common::{KING_STEPS, KNIGHT_STEPS};
+    use constmove::{Bitboard, attacks};
+    let mut rng = XorShift(0x00A7_7AC4);
+    let steps = |square: Square, list: &[(i32, i32)]| {
+        list.iter()
+            .filter_map(|&(df, dr)| offset(square, df, dr))
+            .fold(0u64, |bits, s| bits | 1 << s.index())
+    };
+    for index in 0..64 {
+        let square = Square::new(index).unwrap();
+        assert_eq!(attacks::knight(square).0, steps(square, &KNIGHT_STEPS));
+        assert_eq!(attacks::king(square).0, steps(square, &KING_STEPS));
+        assert_eq!(
+            attacks::pawn(Color::White, square).0,
+            steps(square, &[(-1, 1), (1, 1)])
+        );
+        assert_eq!(
+            attacks::pawn(Color::Black, square).0,
+            steps(square, &[(-1, -1), (1, -1)])
+        );
+        for _ in 0..50 {
+            let occupied = rng.next() & rng.next();
+            let rook = ray_walk(square, occupied, &ROOK_DIRS);
+            let bishop = ray_walk(square, occupied, &BISHOP_DIRS);
+            assert_eq!(attacks::rook(square, Bitboard(occupied)).0, rook);
+            assert_eq!(attacks::bishop(square, Bitboard(occupied)).0, bishop);
+            assert_eq!(attacks::queen(square, Bitboard(occupied)).0, rook | bishop);
+        }
+        for other in 0..64 {
+            let other = Square::new(other).unwrap();
+            // Between: the ray from `square` towards `other` stopped by `other` itself,
+            // when `other` is on it; the line: both full rays through the pair.
+            let mut between = 0;
+            let mut line = 0;
+            for &(df, dr) in ROOK_DIRS.iter().chain(&BISHOP_DIRS) {
+                let ray = ray_walk(square, 1 << other.index(), &[(df, dr)]);
+                if ray & (1 << other.index()) != 0 {
+                    between = ray & !(1 << other.index());
+                    line = ray_walk(square, 0, &[(df, dr), (-df, -dr)]) | 1 << square.index();
+                }
+            }
+            assert_eq!(
+                attacks::between(square, other).0,
+                between,
+                "{square} {other}"
+            );
+            assert_eq!(attacks::line(square, other).0, line, "{square} {other}");
+        }
+    }
+}
