@@ -5,7 +5,7 @@
 //! `std` feature) holds the caller's Zobrist keys and answers [`History::is_repetition`].
 
 use crate::base::types::{Color, Piece};
-use crate::position::{Position, perft};
+use crate::position::Position;
 
 /// The dark squares (a1, c1, …, b2, …): `a1` is bit 0.
 const DARK_SQUARES: u64 = 0xAA55_AA55_AA55_AA55;
@@ -71,7 +71,7 @@ impl Position {
     /// assert!(!mated.is_fifty_move_draw());
     /// ```
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.halfmove_clock >= 100 && !(self.is_check() && perft::perft(self, 1) == 0)
+        self.halfmove_clock >= 100 && !self.is_checkmate()
     }
 }
 

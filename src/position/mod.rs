@@ -20,11 +20,13 @@ use crate::base::board::Board;
 use crate::base::chess_move::{Move, MoveKind};
 use crate::base::geometry::en_passant_victim;
 use crate::base::status::StatusFlags;
+use crate::base::status::{ClearTheirK, ClearTheirQ};
 use crate::base::types::{Color, Piece, Square};
 use crate::count::leaf::Counted;
 use crate::generator::checks_and_pins::attacked;
-use crate::generator::entry::{Engine, RootOp, at_root};
+use crate::generator::entry::{Engine, Operation, RootOp, at_root};
 use crate::generator::material::AnyPieces;
+use crate::generator::movegen::{Sink, generate};
 use crate::generator::visitor::{VisitOp, Visitor};
 use crate::slider::Resolved;
 use crate::slider::magic::Magic;
@@ -413,7 +415,7 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome> {
         if self.is_insufficient_material() {
             Some(Outcome::InsufficientMaterial)
-        } else if perft::perft(self, 1) == 0 {
+        } else if !self.has_legal_moves() {
             Some(if self.is_check() {
                 Outcome::Checkmate { winner: !self.side }
             } else {
@@ -424,6 +426,51 @@ impl Position {
         } else {
             None
         }
+    }
+
+    /// Whether the side to move has a legal move: the generator's target sets are tested
+    /// for being empty, so no move is listed, made or counted, and no perft code is linked
+    /// (the entry is compiled for the 16 statuses that differ in the side to move's rights).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// assert!(Position::startpos().has_legal_moves());
+    /// let mate: Position = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1".parse().unwrap();
+    /// assert!(!mate.has_legal_moves());
+    /// ```
+    pub fn has_legal_moves(&self) -> bool {
+        at_root(
+            self.engine,
+            self.status_index(),
+            AnyMoveRoot { position: self },
+        )
+    }
+
+    /// Checkmate: in check with no legal move.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let mate: Position = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1".parse().unwrap();
+    /// assert!(mate.is_checkmate());
+    /// assert!(!Position::startpos().is_checkmate());
+    /// ```
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Stalemate: not in check, and no legal move.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let stalemate: Position = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".parse().unwrap();
+    /// assert!(stalemate.is_stalemate());
+    /// assert!(!stalemate.is_checkmate());
+    /// ```
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
     }
 
     /// Hands every move of the last ply of the `depth`-ply move tree to `visitor`: the moves
@@ -748,6 +795,80 @@ fn order_rook_captures(list: &mut MoveList, king_side: u64, queen_side: u64) {
             }
         }
         start = end;
+    }
+}
+
+/// [`Position::has_legal_moves`] once the engine and status are known, for the status
+/// without the opponent's rights (they change no move's existence).
+struct AnyMoveRoot<'a> {
+    position: &'a Position,
+}
+
+impl RootOp for AnyMoveRoot<'_> {
+    type Output = bool;
+    unsafe fn run<S: StatusFlags, B: Engine>(self) -> bool {
+        let op = AnyMoveOp::<ClearTheirQ<ClearTheirK<S>>> {
+            board: &self.position.board,
+            ep: self.position.ep_index(),
+            status: PhantomData,
+        };
+        // SAFETY: the caller guarantees the CPU supports B.
+        unsafe { B::enter(op) }
+    }
+}
+
+/// Runs the generator into [`AnyMove`] inside an engine's entry.
+struct AnyMoveOp<'a, S> {
+    board: &'a Board,
+    ep: u8,
+    status: PhantomData<S>,
+}
+
+impl<S: StatusFlags> Operation for AnyMoveOp<'_, S> {
+    type Output = bool;
+    #[inline(always)]
+    unsafe fn run<B: Engine>(self) -> bool {
+        let mut any = AnyMove(false);
+        generate::<S, B, AnyPieces, _>(self.board, self.ep, &mut any);
+        any.0
+    }
+}
+
+/// A sink that only notes whether some target set is non-empty: no popcount, no move.
+struct AnyMove(bool);
+
+impl Sink for AnyMove {
+    #[inline(always)]
+    fn king<S: StatusFlags>(&mut self, _: &Board, _: usize, targets: u64) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn castle<S: StatusFlags>(&mut self, _: &Board, _: usize, _: usize) {
+        self.0 = true;
+    }
+    #[inline(always)]
+    fn piece<S: StatusFlags>(&mut self, _: &Board, _: Piece, _: usize, targets: u64) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn pawn_pushes<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn pawn_double_pushes<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn pawn_captures<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn promotions<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn en_passant<S: StatusFlags>(&mut self, _: &Board, _: usize, _: usize) {
+        self.0 = true;
     }
 }
 

@@ -438,3 +438,46 @@ fn attack_lookups_match_the_ray_walk() {
         }
     }
 }
+
+/// `has_legal_moves`, `is_checkmate` and `is_stalemate` against the move list, over random
+/// games played to their end (mates and stalemates included) and crafted positions.
+#[test]
+fn mate_and_stalemate_queries_agree_with_the_move_list() {
+    let mut rng = XorShift(0x0E4D_5A7E);
+    let (mut mates, mut stalemates) = (0, 0);
+    let check = |pos: &Position| {
+        let empty = pos.legal_moves().is_empty();
+        assert_eq!(pos.has_legal_moves(), !empty, "{pos}");
+        assert_eq!(pos.is_checkmate(), empty && pos.is_check(), "{pos}");
+        assert_eq!(pos.is_stalemate(), empty && !pos.is_check(), "{pos}");
+        (pos.is_checkmate(), pos.is_stalemate())
+    };
+    for fen in [
+        "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        // En passant and castling rights in the status.
+        "8/8/8/8/k2Pp3/8/8/K7 b - d3 0 1",
+        "4k2r/8/8/8/8/8/3PPPPP/2RQK3 w k - 0 1",
+    ] {
+        let (mate, stalemate) = check(&fen.parse().unwrap());
+        mates += mate as u32;
+        stalemates += stalemate as u32;
+    }
+    for _ in 0..300 {
+        let mut pos = Position::startpos();
+        for _ in 0..400 {
+            let (mate, stalemate) = check(&pos);
+            mates += mate as u32;
+            stalemates += stalemate as u32;
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.is_insufficient_material() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(
+        mates > 2 && stalemates > 1,
+        "{mates} mates, {stalemates} stalemates"
+    );
+}
