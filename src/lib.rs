@@ -12,12 +12,13 @@
 //! - **Sliders by PEXT or magics**, picked once per call ([`Backend`]): one binary is fast
 //!   on every CPU.
 //!
-//! No global mutable state: every function is re-entrant. The core is `no_std`; the `std`
-//! feature (default) adds `std::error::Error` impls and what needs threads or the heap:
+//! No global mutable state: every function is re-entrant. The core is `no_std`. The `alloc`
+//! feature adds, without `std`, the repetition [`History`] (in `src/position/draws.rs`),
+//! [`Position::san`] and `to_string` (`alloc::string::ToString`). The `std` feature
+//! (default; includes `alloc`) adds `std::error::Error` impls and what needs threads:
 //! parallel perft ([`divide_parallel`], in `src/deep/parallel.rs`), the shared transposition
-//! table ([`HashTable`], [`perft_hashed`], in `src/deep/hash_table.rs`), work units for other
-//! machines ([`split`], [`WorkUnit`], in `src/deep/workload.rs`) and the repetition
-//! [`History`] (in `src/position/draws.rs`).
+//! table ([`HashTable`], [`perft_hashed`], in `src/deep/hash_table.rs`) and work units for
+//! other machines ([`split`], [`WorkUnit`], in `src/deep/workload.rs`).
 //!
 //! # Guide
 //!
@@ -196,6 +197,9 @@
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod base;
 mod count;
 #[cfg(feature = "std")]
@@ -223,7 +227,7 @@ pub use deep::workload::{SplitError, SplitUnits, WorkUnit, WorkUnitError, split,
 pub use generator::visitor::Visitor;
 pub use position::attacks;
 pub use position::castling::CastlingRights;
-#[cfg(feature = "std")]
+#[cfg(feature = "alloc")]
 pub use position::draws::History;
 pub use position::fen::{FenError, FenField, ShredderFen};
 pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, UciMoveError};
