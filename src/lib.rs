@@ -13,12 +13,13 @@
 //!   on every CPU.
 //!
 //! No global mutable state (one write-once cache of what CPUID answered): every function is
-//! re-entrant. The core is `no_std` (its errors
-//! implement `core::error::Error`); the `std` feature (default) adds what needs threads or
-//! the heap: parallel perft ([`divide_parallel`], in `src/deep/parallel.rs`), the shared
-//! transposition table ([`HashTable`], [`perft_hashed`], in `src/deep/hash_table.rs`), work
-//! units for other machines ([`split`], [`WorkUnit`], in `src/deep/workload.rs`) and the
-//! repetition [`History`] (in `src/position/draws.rs`).
+//! re-entrant. The core is `no_std` (its errors implement `core::error::Error`). The `alloc`
+//! feature adds, without `std`, the repetition [`History`] (in `src/position/draws.rs`),
+//! [`Position::san`] and `to_string` (`alloc::string::ToString`). The `std` feature
+//! (default; includes `alloc`) adds what needs threads: parallel perft ([`divide_parallel`],
+//! in `src/deep/parallel.rs`), the shared transposition table ([`HashTable`],
+//! [`perft_hashed`], in `src/deep/hash_table.rs`) and work units for other machines
+//! ([`split`], [`WorkUnit`], in `src/deep/workload.rs`).
 //!
 //! # Guide
 //!
@@ -197,6 +198,9 @@
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod base;
 mod count;
 #[cfg(feature = "std")]
@@ -222,8 +226,9 @@ pub use deep::stats_table::StatsTable;
 #[cfg(feature = "std")]
 pub use deep::workload::{SplitError, SplitUnits, WorkUnit, WorkUnitError, split, try_split};
 pub use generator::visitor::Visitor;
+pub use position::attacks;
 pub use position::castling::CastlingRights;
-#[cfg(feature = "std")]
+#[cfg(feature = "alloc")]
 pub use position::draws::History;
 pub use position::fen::{FenError, FenField, ShredderFen};
 pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, UciMoveError};

@@ -5,7 +5,7 @@
 //! `std` feature) holds the caller's Zobrist keys and answers [`History::is_repetition`].
 
 use crate::base::types::{Color, Piece};
-use crate::position::{Position, perft};
+use crate::position::Position;
 
 /// The dark squares (a1, c1, …, b2, …): `a1` is bit 0.
 const DARK_SQUARES: u64 = 0xAA55_AA55_AA55_AA55;
@@ -71,7 +71,7 @@ impl Position {
     /// assert!(!mated.is_fifty_move_draw());
     /// ```
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.halfmove_clock >= 100 && !(self.is_check() && perft::perft(self, 1) == 0)
+        self.halfmove_clock >= 100 && !self.is_checkmate()
     }
 }
 
@@ -85,7 +85,7 @@ impl Position {
 /// that can recur. Only plies with the same side to move are compared, so every ply needs
 /// its key, a null move ([`Position::null_move`]) included.
 ///
-/// The keys are kept in a `Vec` (hence the `std` feature): a game has no length limit, and
+/// The keys are kept in a `Vec` (hence the `alloc` feature, which `std` includes): a game has no length limit, and
 /// a search that takes back a capture needs the keys from before it again. Reserve room
 /// with [`History::with_capacity`] and pushes within it never allocate.
 ///
@@ -111,13 +111,13 @@ impl Position {
 /// assert_eq!(history.repetitions(&pos), 3);
 /// assert!(history.is_repetition(&pos, 3));
 /// ```
-#[cfg(feature = "std")]
+#[cfg(feature = "alloc")]
 #[derive(Clone, Default, PartialEq, Eq, Debug)]
 pub struct History {
-    keys: Vec<u64>,
+    keys: alloc::vec::Vec<u64>,
 }
 
-#[cfg(feature = "std")]
+#[cfg(feature = "alloc")]
 impl History {
     /// An empty history, for a game that starts at the position to be asked about.
     ///
@@ -129,7 +129,9 @@ impl History {
     /// assert_eq!(history.repetitions(&Position::startpos()), 1);
     /// ```
     pub const fn new() -> History {
-        History { keys: Vec::new() }
+        History {
+            keys: alloc::vec::Vec::new(),
+        }
     }
 
     /// An empty history with room for `plies` keys before it allocates again.
@@ -142,7 +144,7 @@ impl History {
     /// ```
     pub fn with_capacity(plies: usize) -> History {
         History {
-            keys: Vec::with_capacity(plies),
+            keys: alloc::vec::Vec::with_capacity(plies),
         }
     }
 

@@ -5,6 +5,7 @@
 //! ([`castling`]), the draw rules ([`draws`]), and the public perft, divide and statistics
 //! functions ([`perft`]) that hand a position to the counting layer.
 
+pub mod attacks;
 pub(crate) mod castling;
 pub(crate) mod draws;
 pub(crate) mod fen;
@@ -19,11 +20,13 @@ use crate::base::board::Board;
 use crate::base::chess_move::{Move, MoveKind};
 use crate::base::geometry::en_passant_victim;
 use crate::base::status::StatusFlags;
+use crate::base::status::{ClearTheirK, ClearTheirQ};
 use crate::base::types::{Color, Piece, Square};
 use crate::count::leaf::Counted;
 use crate::generator::checks_and_pins::attacked;
-use crate::generator::entry::{Engine, RootOp, at_root};
+use crate::generator::entry::{Engine, Operation, RootOp, at_root};
 use crate::generator::material::AnyPieces;
+use crate::generator::movegen::{Sink, generate};
 use crate::generator::visitor::{VisitOp, Visitor};
 use crate::slider::Resolved;
 use crate::slider::magic::Magic;
@@ -328,7 +331,15 @@ impl Position {
     /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        let mut collector = EachMove(|mv| list.push(mv));
+        // The list's entry leaves out the opponent's rights, so takes a castling rook in
+        // square order; the other paths take it last in its group (see `order_rook_captures`).
+        let (king_side, queen_side) = self.their_castling_rooks();
+        let corners = king_side | queen_side;
+        let mut taken = 0;
+        let mut collector = EachMove(|mv: Move| {
+            taken |= mv.to().bit() & corners;
+            list.push(mv)
+        });
         at_root(
             self.engine,
             self.status_index(),
@@ -337,7 +348,27 @@ impl Position {
                 visitor: &mut collector,
             },
         );
+        if taken != 0 {
+            order_rook_captures(&mut list, king_side, queen_side);
+        }
         list
+    }
+
+    /// The squares of the opponent's castling rooks (king side, queen side) as bitboards,
+    /// empty for a right it does not hold.
+    #[inline(always)]
+    fn their_castling_rooks(&self) -> (u64, u64) {
+        let them = !self.side;
+        let held = self.castling.bits();
+        let rook = |kingside: bool| {
+            let bit = 1u8 << crate::base::castling::right_index(them, kingside);
+            if held & bit != 0 {
+                self.board.castling().rook_square(them, kingside).bit()
+            } else {
+                0
+            }
+        };
+        (rook(true), rook(false))
     }
 
     /// Calls `f` with every legal move, in generation order, with no list in between: the
@@ -384,7 +415,7 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome> {
         if self.is_insufficient_material() {
             Some(Outcome::InsufficientMaterial)
-        } else if perft::perft(self, 1) == 0 {
+        } else if !self.has_legal_moves() {
             Some(if self.is_check() {
                 Outcome::Checkmate { winner: !self.side }
             } else {
@@ -395,6 +426,51 @@ impl Position {
         } else {
             None
         }
+    }
+
+    /// Whether the side to move has a legal move: the generator's target sets are tested
+    /// for being empty, so no move is listed, made or counted, and no perft code is linked
+    /// (the entry is compiled for the 16 statuses that differ in the side to move's rights).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// assert!(Position::startpos().has_legal_moves());
+    /// let mate: Position = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1".parse().unwrap();
+    /// assert!(!mate.has_legal_moves());
+    /// ```
+    pub fn has_legal_moves(&self) -> bool {
+        at_root(
+            self.engine,
+            self.status_index(),
+            AnyMoveRoot { position: self },
+        )
+    }
+
+    /// Checkmate: in check with no legal move.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let mate: Position = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1".parse().unwrap();
+    /// assert!(mate.is_checkmate());
+    /// assert!(!Position::startpos().is_checkmate());
+    /// ```
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Stalemate: not in check, and no legal move.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let stalemate: Position = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".parse().unwrap();
+    /// assert!(stalemate.is_stalemate());
+    /// assert!(!stalemate.is_checkmate());
+    /// ```
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
     }
 
     /// Hands every move of the last ply of the `depth`-ply move tree to `visitor`: the moves
@@ -683,6 +759,118 @@ const RIGHTS_LOST: [u8; 64] = {
     lost[60] = 0b1100; // e8
     lost
 };
+
+/// Puts `list` (moves in the order of the entry that ignores the opponent's castling rights)
+/// in the order of the full-status generator: within one piece's moves (one promotion set's,
+/// for pawns) the captures of a castling rook come last, the king side's rook first.
+#[cold]
+#[inline(never)]
+fn order_rook_captures(list: &mut MoveList, king_side: u64, queen_side: u64) {
+    // The generator's groups: one piece's moves share the origin; a set of promotions
+    // shares the pawn step; castles stand apart from the king's steps.
+    let group = |mv: Move| match mv.kind() {
+        MoveKind::Promotion(_) => (1, mv.to().index() as i32 - mv.from().index() as i32),
+        MoveKind::Castle => (2, mv.from().index() as i32),
+        _ => (0, mv.from().index() as i32),
+    };
+    let rank = |mv: &Move| {
+        let to = mv.to().bit();
+        u8::from(to & (king_side | queen_side) != 0) + u8::from(to & queen_side != 0)
+    };
+    let moves = &mut list[..];
+    let mut start = 0;
+    while start < moves.len() {
+        let key = group(moves[start]);
+        let mut end = start + 1;
+        while end < moves.len() && group(moves[end]) == key {
+            end += 1;
+        }
+        // A stable insertion sort by rank (no allocation; a group holds a few moves).
+        let slice = &mut moves[start..end];
+        for i in 1..slice.len() {
+            let mut j = i;
+            while j > 0 && rank(&slice[j - 1]) > rank(&slice[j]) {
+                slice.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        start = end;
+    }
+}
+
+/// [`Position::has_legal_moves`] once the engine and status are known, for the status
+/// without the opponent's rights (they change no move's existence).
+struct AnyMoveRoot<'a> {
+    position: &'a Position,
+}
+
+impl RootOp for AnyMoveRoot<'_> {
+    type Output = bool;
+    unsafe fn run<S: StatusFlags, B: Engine>(self) -> bool {
+        let op = AnyMoveOp::<ClearTheirQ<ClearTheirK<S>>> {
+            board: &self.position.board,
+            ep: self.position.ep_index(),
+            status: PhantomData,
+        };
+        // SAFETY: the caller guarantees the CPU supports B.
+        unsafe { B::enter(op) }
+    }
+}
+
+/// Runs the generator into [`AnyMove`] inside an engine's entry.
+struct AnyMoveOp<'a, S> {
+    board: &'a Board,
+    ep: u8,
+    status: PhantomData<S>,
+}
+
+impl<S: StatusFlags> Operation for AnyMoveOp<'_, S> {
+    type Output = bool;
+    #[inline(always)]
+    unsafe fn run<B: Engine>(self) -> bool {
+        let mut any = AnyMove(false);
+        generate::<S, B, AnyPieces, _>(self.board, self.ep, &mut any);
+        any.0
+    }
+}
+
+/// A sink that only notes whether some target set is non-empty: no popcount, no move.
+struct AnyMove(bool);
+
+impl Sink for AnyMove {
+    #[inline(always)]
+    fn king<S: StatusFlags>(&mut self, _: &Board, _: usize, targets: u64) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn castle<S: StatusFlags>(&mut self, _: &Board, _: usize, _: usize) {
+        self.0 = true;
+    }
+    #[inline(always)]
+    fn piece<S: StatusFlags>(&mut self, _: &Board, _: Piece, _: usize, targets: u64) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn pawn_pushes<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn pawn_double_pushes<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn pawn_captures<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn promotions<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn en_passant<S: StatusFlags>(&mut self, _: &Board, _: usize, _: usize) {
+        self.0 = true;
+    }
+}
 
 /// [`Position::visit`] once the engine and status are known.
 struct VisitRoot<'a, V> {

@@ -101,14 +101,24 @@ pub const MAX_MOVES: usize = 218;
 const CAPACITY: usize = 256;
 
 /// A fixed-capacity list of moves: no allocation, [`MoveList::CAPACITY`] moves in 520 bytes,
-/// so an engine can keep one per ply. Derefs to `[Move]`.
+/// so an engine can keep one per ply. Derefs to `[Move]` mutably, so move ordering sorts
+/// and swaps in place (`sort_by_key`, `swap`, `select_nth_unstable_by_key`); `for mv in
+/// &list` iterates, and the list can be consumed by value.
 ///
 /// # Examples
 /// ```
 /// use constmove::{MoveList, Position};
-/// let moves = Position::startpos().legal_moves();
-/// assert_eq!(moves.len(), 20);
-/// assert!(moves.iter().any(|mv| mv.to_string() == "g1f3"));
+/// let pos: Position = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1".parse().unwrap();
+/// let mut moves = pos.legal_moves();
+/// assert_eq!(moves.len(), 7);
+/// // Captures first: a stable order an engine refines with its own keys.
+/// moves.sort_by_key(|mv| !pos.board().occupied().contains(mv.to()));
+/// assert_eq!(moves[0].to_string(), "e4d5");
+/// moves.retain(|mv| mv.from().to_string() == "e1");
+/// assert_eq!(moves.len(), 5);
+/// for mv in &moves {
+///     assert_eq!(mv.from().to_string(), "e1");
+/// }
 /// assert_eq!(core::mem::size_of::<MoveList>(), 520);
 /// ```
 #[derive(Clone)]
@@ -162,6 +172,40 @@ impl MoveList {
             self.len += 1;
         }
     }
+
+    /// Keeps only the moves for which `keep` is true, in their order.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{MoveKind, Position};
+    /// let mut moves = Position::startpos().legal_moves();
+    /// moves.retain(|mv| mv.kind() == MoveKind::DoublePush);
+    /// assert_eq!(moves.len(), 8);
+    /// ```
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let mut kept = 0;
+        for index in 0..self.len {
+            let mv = self.moves[index];
+            if keep(&mv) {
+                self.moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
+    /// Removes every move.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// let mut moves = Position::startpos().legal_moves();
+    /// moves.clear();
+    /// assert!(moves.is_empty());
+    /// ```
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
 }
 
 impl Default for MoveList {
@@ -174,6 +218,48 @@ impl core::ops::Deref for MoveList {
     type Target = [Move];
     fn deref(&self) -> &[Move] {
         &self.moves[..self.len]
+    }
+}
+
+impl core::ops::DerefMut for MoveList {
+    fn deref_mut(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = core::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut MoveList {
+    type Item = &'a mut Move;
+    type IntoIter = core::slice::IterMut<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
+/// The moves by value, in list order.
+///
+/// # Examples
+/// ```
+/// use constmove::Position;
+/// let moves: Vec<String> = Position::startpos()
+///     .legal_moves()
+///     .into_iter()
+///     .map(|mv| mv.to_string())
+///     .collect();
+/// assert_eq!(moves.len(), 20);
+/// ```
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = core::iter::Take<core::array::IntoIter<Move, CAPACITY>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.moves.into_iter().take(self.len)
     }
 }
 

@@ -8,6 +8,7 @@ use crate::base::castling::destination_files;
 use crate::base::chess_move::{Move, MoveKind};
 use crate::base::geometry::back_rank_base;
 use crate::base::types::{BitIter, Bitboard, Color, Piece, Square};
+use crate::position::attacks::Portable;
 use crate::position::{Position, zobrist};
 use crate::slider::Lookup;
 use crate::slider::magic::Magic;
@@ -294,6 +295,6 @@ pub(crate) fn attackers_on(board: &Board, square: usize, by: Color, occupied: u6
     (attacks::pawn_attacks_from(square, by != Color::White) & board.bits(by, Piece::Pawn))
         | (attacks::knight(square) & board.bits(by, Piece::Knight))
         | (attacks::king(square) & board.bits(by, Piece::King))
-        | (Magic::bishop(square, occupied) & (board.bits(by, Piece::Bishop) | queens))
-        | (Magic::rook(square, occupied) & (board.bits(by, Piece::Rook) | queens))
+        | (Portable::bishop(square, occupied) & (board.bits(by, Piece::Bishop) | queens))
+        | (Portable::rook(square, occupied) & (board.bits(by, Piece::Rook) | queens))
 }

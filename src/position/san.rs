@@ -134,9 +134,9 @@ impl Position {
     /// let mate: Position = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1".parse().unwrap();
     /// assert_eq!(mate.san(mate.parse_uci("a1a8").unwrap()), "Ra8#");
     /// ```
-    #[cfg(feature = "std")]
-    pub fn san(&self, mv: Move) -> String {
-        let mut text = String::new();
+    #[cfg(feature = "alloc")]
+    pub fn san(&self, mv: Move) -> alloc::string::String {
+        let mut text = alloc::string::String::new();
         // Writing to a String cannot fail.
         let _ = self.write_san(mv, &mut text);
         text

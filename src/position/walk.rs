@@ -14,12 +14,13 @@
 use crate::base::board::Board;
 use crate::base::chess_move::Move;
 use crate::base::status::StatusFlags;
-use crate::base::types::{Color, Square};
+use crate::base::types::{Bitboard, Color, Piece, Square};
 use crate::count::leaf::{Descend, MakeChildren, count_entry};
 use crate::generator::entry::{Engine, RootOp, at_root};
 use crate::generator::visitor::{VisitOp, Visitor};
 use crate::position::Position;
 use crate::position::castling::CastlingRights;
+use crate::position::queries::attackers_on;
 use crate::slider::{Backend, BackendUnavailable, Resolved};
 use core::marker::PhantomData;
 
@@ -134,6 +135,75 @@ impl<'a, S: StatusFlags> Node<'a, S> {
         CastlingRights::from_bits(S::INDEX >> 2)
     }
 
+    /// The pieces giving check to the side to move (empty when not in check).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Generator, Node, Position, StatusFlags, Walk};
+    ///
+    /// struct Checkers;
+    /// impl Walk for Checkers {
+    ///     type Output = u32;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u32 {
+    ///         root.checkers().count()
+    ///     }
+    /// }
+    /// let pos: Position = "4k3/8/8/8/1b6/8/8/4K2r w - - 0 1".parse().unwrap();
+    /// assert_eq!(pos.walk(Checkers), 2);
+    /// ```
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        let us = Color::from_white(S::WHITE);
+        let king = self.board.bits(us, Piece::King);
+        if king == 0 {
+            return Bitboard(0);
+        }
+        let square = king.trailing_zeros() as usize;
+        Bitboard(attackers_on(
+            self.board,
+            square,
+            !us,
+            self.board.occupied_bits(),
+        ))
+    }
+
+    /// Whether the side to move is in check.
+    ///
+    /// # Examples
+    /// Mates one ply below a node: children in check with no move (the wiki lists 8 at
+    /// depth 4 of the start position, so 8 children of the depth-3 nodes).
+    /// ```
+    /// use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+    /// use core::marker::PhantomData;
+    ///
+    /// struct Mates<G> { plies_left: u32, mates: u64, engine: PhantomData<G> }
+    /// impl<G: Generator> Children for Mates<G> {
+    ///     fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, _: Move) {
+    ///         if self.plies_left == 1 {
+    ///             self.mates += (child.is_check() && G::count_moves(child) == 0) as u64;
+    ///         } else {
+    ///             self.plies_left -= 1;
+    ///             G::children(child, self);
+    ///             self.plies_left += 1;
+    ///         }
+    ///     }
+    /// }
+    /// struct MatesAt(u32);
+    /// impl Walk for MatesAt {
+    ///     type Output = u64;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u64 {
+    ///         let mut mates = Mates::<G> { plies_left: self.0, mates: 0, engine: PhantomData };
+    ///         G::children(root, &mut mates);
+    ///         mates.mates
+    ///     }
+    /// }
+    /// assert_eq!(Position::startpos().walk(MatesAt(4)), 8);
+    /// ```
+    #[inline(always)]
+    pub fn is_check(&self) -> bool {
+        !self.checkers().is_empty()
+    }
+
     /// The node as a [`Position`] (halfmove clock 0, fullmove number 1): for the queries and
     /// text a walk needs now and then. It computes the Zobrist key from scratch; keep it off
     /// the hot path.
@@ -167,10 +237,62 @@ impl<'a, S: StatusFlags> Node<'a, S> {
 ///
 /// Implementations should be `#[inline(always)]`: the method is inlined into the generator,
 /// once per child status.
+///
+/// A search cuts a node off by overriding [`Children::is_cut`]: once it returns `true`,
+/// [`Generator::children`] makes no further child of the node it is walking (the remaining
+/// moves are passed over unmade).
 pub trait Children {
     /// `child` is the node after `mv` (castling as [`Move`] writes it: `e1g1`, or `e1h1` in
     /// Chess960).
     fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, mv: Move);
+
+    /// Asked before each child is made: `true` stops [`Generator::children`] making the
+    /// node's remaining children (a beta cut-off). The default never cuts, at no cost.
+    /// One `Children` value often serves every level of a recursion: clear the flag behind
+    /// it when a child's own walk returns, so the cut-off there does not stop the parent.
+    ///
+    /// # Examples
+    /// Stop after the first child that gives check:
+    /// ```
+    /// use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+    ///
+    /// #[derive(Default)]
+    /// struct FirstCheck { made: u32, found: Option<Move> }
+    /// impl Children for FirstCheck {
+    ///     fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, mv: Move) {
+    ///         self.made += 1;
+    ///         if child.is_check() {
+    ///             self.found = Some(mv);
+    ///         }
+    ///     }
+    ///     fn is_cut(&self) -> bool {
+    ///         self.found.is_some()
+    ///     }
+    /// }
+    /// struct Search;
+    /// impl Walk for Search {
+    ///     type Output = (u32, Option<Move>);
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> (u32, Option<Move>) {
+    ///         let mut first = FirstCheck::default();
+    ///         G::children(root, &mut first);
+    ///         (first.made, first.found)
+    ///     }
+    /// }
+    /// let pos: Position = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1".parse().unwrap();
+    /// let (made, found) = pos.walk(Search);
+    /// let all = pos.legal_moves();
+    /// let first = all.iter().position(|&mv| {
+    ///     let mut child = pos.clone();
+    ///     child.play_unchecked(mv);
+    ///     child.is_check()
+    /// });
+    /// assert_eq!(found, first.map(|i| all[i])); // the first check, in generation order
+    /// assert_eq!(made as usize, first.unwrap() + 1); // and no child after it
+    /// ```
+    #[inline(always)]
+    fn is_cut(&self) -> bool {
+        false
+    }
 }
 
 /// The caller's work at the root of a walk: [`Position::walk`] calls `walk` with the root
@@ -290,6 +412,9 @@ impl<W: Children> Descend for ToChildren<'_, W> {
         mv: Move,
         ep: u8,
     ) {
+        if self.children.is_cut() {
+            return;
+        }
         let mut child = *parent;
         make(&mut child);
         self.children

@@ -311,3 +311,173 @@ fn assert_is_legal_decides_every_move(position: &Position) {
     }
     assert_eq!(found, legal.len(), "{position}");
 }
+
+/// `Move`'s 16-bit code: every legal move of random play reads back as itself, every code
+/// that reads back is that move's own code, the null move is code 0 and no legal move, and
+/// `Ord` is the code's order.
+#[test]
+fn move_codes_round_trip_and_reject_non_moves() {
+    let mut rng = XorShift(0x5EED_0016);
+    let mut seen = std::collections::HashSet::new();
+    for game in 0..60 {
+        let mut pos = if game % 4 == 3 {
+            Position::chess960_startpos(rng.below(960) as u32).unwrap()
+        } else {
+            Position::startpos()
+        };
+        for _ in 0..150 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for &mv in &moves {
+                assert_eq!(Move::from_u16(mv.to_u16()), Some(mv), "{mv} in {pos}");
+                assert!(!mv.is_null());
+                assert_eq!(format!("{mv:?}"), mv.to_string());
+                seen.insert(mv.to_u16());
+            }
+            let mut sorted = moves.clone();
+            sorted.sort();
+            assert!(sorted.windows(2).all(|w| w[0].to_u16() < w[1].to_u16()));
+            let mv = moves[rng.below(moves.len())];
+            pos.play_unchecked(mv);
+        }
+    }
+    assert!(seen.len() > 1_500, "only {} distinct moves", seen.len());
+    let mut accepted = 0;
+    for code in 0..=u16::MAX {
+        if let Some(mv) = Move::from_u16(code) {
+            accepted += 1;
+            assert_eq!(mv.to_u16(), code);
+            assert_eq!(Move::new(mv.from(), mv.to(), mv.kind()), mv);
+        } else {
+            assert!(!seen.contains(&code), "{code:#06x} was a legal move");
+        }
+    }
+    // Normal: 64 × 63 square pairs, plus the null move; double pushes 16; castles 2 ranks
+    // × 8 × 7; en passant 2 × 14; promotions 4 pieces × 2 × 22.
+    assert_eq!(accepted, 64 * 63 + 1 + 16 + 2 * 8 * 7 + 2 * 14 + 4 * 2 * 22);
+    assert_eq!(Move::default(), Move::NULL);
+    assert_eq!(Move::NULL.to_string(), "0000");
+    assert!(Position::startpos().play(Move::NULL).is_err());
+    // Promotion to a king (what `Move::new` keeps for a pawn or king promotion) has no code.
+    let odd = Move::new(
+        "e7".parse().unwrap(),
+        "e8".parse().unwrap(),
+        MoveKind::Promotion(Piece::Pawn),
+    );
+    assert_eq!(Move::from_u16(odd.to_u16()), None);
+}
+
+/// A slider's attacks by walking its rays square by square (blockers included).
+fn ray_walk(square: Square, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
+    let mut bits = 0;
+    for &(df, dr) in dirs {
+        let mut at = square;
+        while let Some(next) = offset(at, df, dr) {
+            bits |= 1u64 << next.index();
+            if occupied & (1u64 << next.index()) != 0 {
+                break;
+            }
+            at = next;
+        }
+    }
+    bits
+}
+
+/// The public attack lookups against the test's own geometry, on every square.
+#[test]
+fn attack_lookups_match_the_ray_walk() {
+    use common::{KING_STEPS, KNIGHT_STEPS};
+    use constmove::{Bitboard, attacks};
+    let mut rng = XorShift(0x00A7_7AC4);
+    let steps = |square: Square, list: &[(i32, i32)]| {
+        list.iter()
+            .filter_map(|&(df, dr)| offset(square, df, dr))
+            .fold(0u64, |bits, s| bits | 1 << s.index())
+    };
+    for index in 0..64 {
+        let square = Square::new(index).unwrap();
+        assert_eq!(attacks::knight(square).0, steps(square, &KNIGHT_STEPS));
+        assert_eq!(attacks::king(square).0, steps(square, &KING_STEPS));
+        assert_eq!(
+            attacks::pawn(Color::White, square).0,
+            steps(square, &[(-1, 1), (1, 1)])
+        );
+        assert_eq!(
+            attacks::pawn(Color::Black, square).0,
+            steps(square, &[(-1, -1), (1, -1)])
+        );
+        for _ in 0..50 {
+            let occupied = rng.next() & rng.next();
+            let rook = ray_walk(square, occupied, &ROOK_DIRS);
+            let bishop = ray_walk(square, occupied, &BISHOP_DIRS);
+            assert_eq!(attacks::rook(square, Bitboard(occupied)).0, rook);
+            assert_eq!(attacks::bishop(square, Bitboard(occupied)).0, bishop);
+            assert_eq!(attacks::queen(square, Bitboard(occupied)).0, rook | bishop);
+        }
+        for other in 0..64 {
+            let other = Square::new(other).unwrap();
+            // Between: the ray from `square` towards `other` stopped by `other` itself,
+            // when `other` is on it; the line: both full rays through the pair.
+            let mut between = 0;
+            let mut line = 0;
+            for &(df, dr) in ROOK_DIRS.iter().chain(&BISHOP_DIRS) {
+                let ray = ray_walk(square, 1 << other.index(), &[(df, dr)]);
+                if ray & (1 << other.index()) != 0 {
+                    between = ray & !(1 << other.index());
+                    line = ray_walk(square, 0, &[(df, dr), (-df, -dr)]) | 1 << square.index();
+                }
+            }
+            assert_eq!(
+                attacks::between(square, other).0,
+                between,
+                "{square} {other}"
+            );
+            assert_eq!(attacks::line(square, other).0, line, "{square} {other}");
+        }
+    }
+}
+
+/// `has_legal_moves`, `is_checkmate` and `is_stalemate` against the move list, over random
+/// games played to their end (mates and stalemates included) and crafted positions.
+#[test]
+fn mate_and_stalemate_queries_agree_with_the_move_list() {
+    let mut rng = XorShift(0x0E4D_5A7E);
+    let (mut mates, mut stalemates) = (0, 0);
+    let check = |pos: &Position| {
+        let empty = pos.legal_moves().is_empty();
+        assert_eq!(pos.has_legal_moves(), !empty, "{pos}");
+        assert_eq!(pos.is_checkmate(), empty && pos.is_check(), "{pos}");
+        assert_eq!(pos.is_stalemate(), empty && !pos.is_check(), "{pos}");
+        (pos.is_checkmate(), pos.is_stalemate())
+    };
+    for fen in [
+        "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        // En passant and castling rights in the status.
+        "8/8/8/8/k2Pp3/8/8/K7 b - d3 0 1",
+        "4k2r/8/8/8/8/8/3PPPPP/2RQK3 w k - 0 1",
+    ] {
+        let (mate, stalemate) = check(&fen.parse().unwrap());
+        mates += mate as u32;
+        stalemates += stalemate as u32;
+    }
+    for _ in 0..300 {
+        let mut pos = Position::startpos();
+        for _ in 0..400 {
+            let (mate, stalemate) = check(&pos);
+            mates += mate as u32;
+            stalemates += stalemate as u32;
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.is_insufficient_material() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(
+        mates > 2 && stalemates > 1,
+        "{mates} mates, {stalemates} stalemates"
+    );
+}

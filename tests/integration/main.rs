@@ -11,6 +11,7 @@ mod draws;
 mod engine_api;
 mod errors;
 mod fen_errors;
+mod move_order;
 mod parallel;
 mod perft_stats;
 mod perft_suites;
