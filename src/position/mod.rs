@@ -780,8 +780,6 @@ const RIGHTS_LOST: [u8; 64] = {
 /// for pawns) the captures of a castling rook come last, the king side's rook first.
 #[cold]
 #[inline(never)]
-#[cold]
-#[inline(never)]
 fn order_rook_captures(list: &mut MoveList, king_side: u64, queen_side: u64) {
     if !list
         .iter()
