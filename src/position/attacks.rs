@@ -18,16 +18,7 @@
 
 use crate::base::attacks as tables;
 use crate::base::types::{Bitboard, Color, Square};
-use crate::slider::Lookup;
-
-/// The slider lookup of this build: PEXT when the target has BMI2 at compile time (then
-/// `pext` is an instruction every function may use), else magics.
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-pub(crate) type Portable = crate::slider::pext::Pext;
-/// The slider lookup of this build: PEXT when the target has BMI2 at compile time (then
-/// `pext` is an instruction every function may use), else magics.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-pub(crate) type Portable = crate::slider::magic::Magic;
+use crate::slider::{Lookup, Portable};
 
 /// The squares a rook on `square` attacks when `occupied` holds the pieces (blockers
 /// included: they may be captures).

@@ -36,8 +36,8 @@ use crate::generator::material::AnyPieces;
 use crate::position::castling::CastlingRights;
 use crate::position::queries::attackers_on;
 use crate::position::{Position, zobrist};
+use crate::slider::Portable;
 use crate::slider::Resolved;
-use crate::slider::magic::Magic;
 use core::fmt;
 
 /// A FEN field, for error messages.
@@ -497,7 +497,7 @@ impl Position {
 
         let opponent = !side;
         let king = board.bits(opponent, Piece::King).trailing_zeros() as usize;
-        if attacked::<Magic, AnyPieces>(&board, side, king, board.occupied_bits()) {
+        if attacked::<Portable, AnyPieces>(&board, side, king, board.occupied_bits()) {
             return Err(FenError::OpponentInCheck { color: opponent });
         }
         let our_king = board.bits(side, Piece::King).trailing_zeros() as usize;

@@ -28,8 +28,8 @@ use crate::generator::entry::{Engine, Operation, RootOp, at_root};
 use crate::generator::material::AnyPieces;
 use crate::generator::movegen::{Sink, generate};
 use crate::generator::visitor::{VisitOp, Visitor};
+use crate::slider::Portable;
 use crate::slider::Resolved;
-use crate::slider::magic::Magic;
 use castling::CastlingRights;
 use core::marker::PhantomData;
 use moves::{EachMove, MoveList, UciMoveError, parse_uci_parts};
@@ -299,7 +299,7 @@ impl Position {
         let us = self.side;
         let king = self.board.bits(us, Piece::King);
         king != 0
-            && attacked::<Magic, AnyPieces>(
+            && attacked::<Portable, AnyPieces>(
                 &self.board,
                 !us,
                 king.trailing_zeros() as usize,
@@ -781,12 +781,6 @@ const RIGHTS_LOST: [u8; 64] = {
 #[cold]
 #[inline(never)]
 fn order_rook_captures(list: &mut MoveList, king_side: u64, queen_side: u64) {
-    if !list
-        .iter()
-        .any(|mv| mv.to().bit() & (king_side | queen_side) != 0)
-    {
-        return;
-    }
     // The generator's groups: one piece's moves share the origin; a set of promotions
     // shares the pawn step; castles stand apart from the king's steps.
     let group = |mv: Move| match mv.kind() {

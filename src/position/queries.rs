@@ -1,6 +1,6 @@
 //! What engines ask of a position besides its moves: whether one move is legal, attackers
-//! of a square, checkers, pinned pieces, and the null move of null-move pruning. Portable lookups (magic): these are
-//! per-node questions, not per-leaf ones.
+//! of a square, checkers, pinned pieces, and the null move of null-move pruning. Sliders use
+//! the slider layer's `Portable` lookup: these are per-node questions, not per-leaf ones.
 
 use crate::base::attacks;
 use crate::base::board::Board;
@@ -8,10 +8,9 @@ use crate::base::castling::destination_files;
 use crate::base::chess_move::{Move, MoveKind};
 use crate::base::geometry::back_rank_base;
 use crate::base::types::{BitIter, Bitboard, Color, Piece, Square};
-use crate::position::attacks::Portable;
 use crate::position::{Position, zobrist};
 use crate::slider::Lookup;
-use crate::slider::magic::Magic;
+use crate::slider::Portable;
 
 impl Position {
     /// The pieces of `by` that attack `square` with the board as it stands (a piece attacks
@@ -54,13 +53,7 @@ impl Position {
     /// assert!(Position::startpos().checkers().is_empty());
     /// ```
     pub fn checkers(&self) -> Bitboard {
-        let us = self.side;
-        let king = self.board.bits(us, Piece::King);
-        if king == 0 {
-            return Bitboard(0);
-        }
-        let square = king.trailing_zeros() as usize;
-        Bitboard(self.attackers_bits(square, !us, self.board.occupied_bits()))
+        Bitboard(checkers_on(&self.board, self.side))
     }
 
     /// The side to move's pieces pinned to its king: each is the only piece between the king
@@ -178,9 +171,9 @@ impl Position {
                 let at = from.index();
                 let reach = match piece {
                     Piece::Knight => attacks::knight(at),
-                    Piece::Bishop => Magic::bishop(at, occupied),
-                    Piece::Rook => Magic::rook(at, occupied),
-                    Piece::Queen => Magic::bishop(at, occupied) | Magic::rook(at, occupied),
+                    Piece::Bishop => Portable::bishop(at, occupied),
+                    Piece::Rook => Portable::rook(at, occupied),
+                    Piece::Queen => Portable::bishop(at, occupied) | Portable::rook(at, occupied),
                     Piece::King => attacks::king(at),
                     Piece::Pawn => 0,
                 };
@@ -277,14 +270,22 @@ impl Position {
 
 /// Whether `color`'s king on `board` stands on a square no enemy piece attacks.
 fn king_safe(board: &Board, color: Color) -> bool {
+    checkers_on(board, color) == 0
+}
+
+/// The enemy pieces attacking `color`'s king on `board` (none without a king).
+#[inline(always)]
+pub(crate) fn checkers_on(board: &Board, color: Color) -> u64 {
     let king = board.bits(color, Piece::King);
-    king == 0
-        || attackers_on(
-            board,
-            king.trailing_zeros() as usize,
-            !color,
-            board.occupied_bits(),
-        ) == 0
+    if king == 0 {
+        return 0;
+    }
+    attackers_on(
+        board,
+        king.trailing_zeros() as usize,
+        !color,
+        board.occupied_bits(),
+    )
 }
 
 /// The pieces of `by` on `board` attacking square index `square` with occupancy `occupied`.

@@ -14,13 +14,13 @@
 use crate::base::board::Board;
 use crate::base::chess_move::Move;
 use crate::base::status::StatusFlags;
-use crate::base::types::{Bitboard, Color, Piece, Square};
+use crate::base::types::{Bitboard, Color, Square};
 use crate::count::leaf::{Descend, MakeChildren, count_entry};
 use crate::generator::entry::{Engine, RootOp, at_root};
 use crate::generator::visitor::{VisitOp, Visitor};
 use crate::position::Position;
 use crate::position::castling::CastlingRights;
-use crate::position::queries::attackers_on;
+use crate::position::queries::checkers_on;
 use crate::slider::{Backend, BackendUnavailable, Resolved};
 use core::marker::PhantomData;
 
@@ -153,18 +153,7 @@ impl<'a, S: StatusFlags> Node<'a, S> {
     /// ```
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
-        let us = Color::from_white(S::WHITE);
-        let king = self.board.bits(us, Piece::King);
-        if king == 0 {
-            return Bitboard(0);
-        }
-        let square = king.trailing_zeros() as usize;
-        Bitboard(attackers_on(
-            self.board,
-            square,
-            !us,
-            self.board.occupied_bits(),
-        ))
+        Bitboard(checkers_on(self.board, Color::from_white(S::WHITE)))
     }
 
     /// Whether the side to move is in check.

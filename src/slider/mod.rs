@@ -21,6 +21,17 @@ pub(crate) trait Lookup: 'static {
     fn bishop(square: usize, occupied: u64) -> u64;
 }
 
+/// The slider lookup of this build: PEXT when the target has BMI2 at compile time (then
+/// `pext` is an instruction every function may use), else magics. For code outside the
+/// generator's entries (queries, FEN checks, the public `attacks`): no call asks the CPU.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+pub(crate) type Portable = pext::Pext;
+/// The slider lookup of this build: PEXT when the target has BMI2 at compile time (then
+/// `pext` is an instruction every function may use), else magics. For code outside the
+/// generator's entries (queries, FEN checks, the public `attacks`): no call asks the CPU.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+pub(crate) type Portable = magic::Magic;
+
 /// Which slider backend runs the generator.
 ///
 /// # Examples
