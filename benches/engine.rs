@@ -12,7 +12,8 @@
 mod common;
 
 use common::{make_every_move, published};
-use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
+use constmove::{Move, Position};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::Position as _;
 use std::hint::black_box;

@@ -7,7 +7,8 @@
 mod common;
 
 use common::published;
-use constmove::{HashTable, ParallelOptions, Position, divide_parallel};
+use constmove::deep::{HashTable, divide_parallel};
+use constmove::{PerftOptions, Position};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ fn parallel(c: &mut Criterion) {
         .throughput(Throughput::Elements(nodes));
     for threads in [1, 2] {
         group.bench_function(format!("start-d7-threads{threads}"), |b| {
-            let options = ParallelOptions::new(threads);
+            let options = PerftOptions::new(threads);
             b.iter(|| {
                 let counted = divide_parallel(&start, depth, &options, &|_| {}).unwrap();
                 assert_eq!(counted.nodes(), Some(nodes));
@@ -34,7 +35,7 @@ fn parallel(c: &mut Criterion) {
         b.iter(|| {
             // A fresh table each time: a warm one would answer from the previous iteration.
             let table = HashTable::new(256 << 20).unwrap();
-            let options = ParallelOptions::new(2).table(&table);
+            let options = PerftOptions::new(2).table(&table);
             let counted = divide_parallel(&start, depth, &options, &|_| {}).unwrap();
             assert_eq!(counted.nodes(), Some(nodes));
         });

@@ -7,7 +7,8 @@
 //! ```
 //! One line per ply: `ply N positions P forced F none Z most M`.
 
-use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
+use constmove::{Move, Position};
 use std::marker::PhantomData;
 use std::process::ExitCode;
 

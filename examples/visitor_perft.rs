@@ -7,7 +7,8 @@
 //! ```
 //! The last line is `nodes seconds`.
 
-use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
+use constmove::{Move, Position};
 use std::marker::PhantomData;
 use std::process::ExitCode;
 use std::time::Instant;

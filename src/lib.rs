@@ -98,7 +98,8 @@
 //! perft counts them. This one counts en-passant captures five plies deep in the
 //! chessprogramming wiki's position 3 (the wiki lists 1,165):
 //! ```
-//! use constmove::{Board, Piece, Position, Square, StatusFlags, Visitor};
+//! use constmove::{Board, Piece, Position, Square};
+//! use constmove::walk::{StatusFlags, Visitor};
 //!
 //! struct EnPassant(u64);
 //!
@@ -131,7 +132,8 @@
 //! runtime status, and `G::count_moves` counts a node's moves by popcounts. This one counts
 //! the checking moves at the third ply of the start position (the wiki lists 12):
 //! ```
-//! use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+//! use constmove::{Move, Position};
+//! use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
 //! use core::marker::PhantomData;
 //!
 //! struct Checks<G> { plies_left: u32, checks: u64, engine: PhantomData<G> }
@@ -188,14 +190,29 @@
 //! `u128` ([`WorkUnit::weighted`]), since a sum can pass 2⁶⁴. A table's key seed
 //! ([`HashTable::key_seed`]) recounts under other keys, to confirm a count.
 //! ```
-//! use constmove::{count_units_with, split, HashTable, ParallelOptions, Position};
+//! use constmove::{PerftOptions, Position};
+//! use constmove::deep::{count_units_with, split, HashTable};
 //! let units = split(&Position::startpos(), 5, 2);
 //! let table = HashTable::new(1 << 20).unwrap().key_seed(2);
-//! let options = ParallelOptions::new(2).table(&table);
+//! let options = PerftOptions::new(2).table(&table);
 //! let counts = count_units_with(&units, &options, &|_| {}, &|_| {}).unwrap();
 //! let total: u128 = units.iter().zip(&counts).map(|(u, n)| u.weighted(n.unwrap())).sum();
 //! assert_eq!(total, 4_865_609);
 //! ```
+//!
+//! [`Status`]: walk::Status
+//! [`Visitor`]: walk::Visitor
+//! [`Walk`]: walk::Walk
+//! [`Node`]: walk::Node
+//! [`Generator`]: walk::Generator
+//! [`divide_parallel`]: deep::divide_parallel
+//! [`HashTable`]: deep::HashTable
+//! [`HashTable::key_seed`]: deep::HashTable::key_seed
+//! [`perft_hashed`]: deep::perft_hashed
+//! [`split`]: deep::split
+//! [`WorkUnit`]: deep::WorkUnit
+//! [`WorkUnit::weighted`]: deep::WorkUnit::weighted
+//! [`count_units_with`]: deep::count_units_with
 #![cfg_attr(not(feature = "std"), no_std)]
 
 #[cfg(feature = "alloc")]
@@ -204,37 +221,66 @@ extern crate alloc;
 mod base;
 mod count;
 #[cfg(feature = "std")]
-mod deep;
+pub mod deep;
 mod generator;
 mod position;
 mod slider;
 
 pub use base::board::Board;
 pub use base::chess_move::{Move, MoveKind};
-pub use base::status::{Status, StatusFlags};
 pub use base::types::{Bitboard, Color, ParseSquareError, Piece, Square, Squares};
 pub use count::stats::PerftStats;
 #[cfg(feature = "std")]
-pub use deep::hash_table::{HashTable, TableAllocError, TableStats, perft_hashed};
-#[cfg(feature = "std")]
-pub use deep::parallel::{
-    ParallelDivide, ParallelOptions, Progress, Tally, UnitCounted, count_units, count_units_with,
-    divide_parallel, divide_parallel_stats,
-};
-#[cfg(feature = "std")]
-pub use deep::stats_table::StatsTable;
-#[cfg(feature = "std")]
-pub use deep::workload::{SplitError, SplitUnits, WorkUnit, WorkUnitError, split, try_split};
-pub use generator::visitor::Visitor;
+pub use deep::parallel::PerftOptions;
 pub use position::attacks;
 pub use position::castling::CastlingRights;
 #[cfg(feature = "alloc")]
 pub use position::draws::History;
-pub use position::fen::{FenError, FenField, ShredderFen};
-pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, UciMoveError};
+pub use position::moves::{MAX_MOVES, MoveCounts, MoveList};
 pub use position::perft::{divide, perft, perft_stats, perft_stats_with, perft_with};
-pub use position::san::{SanCandidates, SanError, SanText};
-pub use position::walk::{Children, Generator, Node, Walk};
 pub use position::zobrist;
-pub use position::{Outcome, Position, STARTPOS_FEN};
+pub use position::{Outcome, Position};
 pub use slider::{Backend, BackendUnavailable, ParseBackendError};
+
+pub mod fen {
+    //! FEN: reading a [`Position`](crate::Position) from Forsyth–Edwards Notation (X-FEN and Shredder-FEN castling
+    //! included) and writing it back.
+    //!
+    //! # Examples
+    //! ```
+    //! use constmove::fen::{FenError, FenField, STARTPOS_FEN};
+    //! use constmove::Position;
+    //! assert_eq!(STARTPOS_FEN.parse::<Position>().unwrap(), Position::startpos());
+    //! let err = "8/8/8/8/8/8/8/8 x - - 0 1".parse::<Position>().unwrap_err();
+    //! assert_eq!(err, FenError::SideToMove);
+    //! assert_eq!(FenField::SideToMove.to_string(), "side to move");
+    //! ```
+
+    pub use crate::position::STARTPOS_FEN;
+    pub use crate::position::fen::{FenError, FenField, ShredderFen};
+}
+
+pub mod san {
+    //! SAN: reading and writing moves in Standard Algebraic Notation
+    //! ([`Position::parse_san`](crate::Position::parse_san), [`Position::san`](crate::Position::san)).
+
+    pub use crate::position::san::{SanCandidates, SanError, SanText};
+}
+
+pub mod uci {
+    //! UCI: moves in the long algebraic notation of the Universal Chess Interface (`e2e4`,
+    //! `e7e8q`; `Move`'s `Display`), read by [`Position::parse_uci`](crate::Position::parse_uci).
+
+    pub use crate::position::moves::UciMoveError;
+}
+
+pub mod walk {
+    //! Walking the move tree with the generator's own speed: a [`Visitor`] receives one
+    //! position's moves ([`Position::visit`](crate::Position::visit)), a [`Walk`] runs a whole
+    //! recursion ([`Position::walk`](crate::Position::walk)) with each node's status as a type
+    //! ([`Status`], [`StatusFlags`]).
+
+    pub use crate::base::status::{Status, StatusFlags};
+    pub use crate::generator::visitor::Visitor;
+    pub use crate::position::walk::{Children, Generator, Node, Walk};
+}

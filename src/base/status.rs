@@ -12,7 +12,7 @@ use static_assertions::assert_type_eq_all;
 ///
 /// # Examples
 /// ```
-/// use constmove::{Status, StatusFlags};
+/// use constmove::walk::{Status, StatusFlags};
 /// type Start = Status<true, false, true, true, true, true>;
 /// assert!(Start::WHITE && Start::OUR_K && !Start::EP);
 /// // After 1. e4 Black is to move and an en-passant pawn exists.
@@ -34,7 +34,7 @@ pub struct Status<
 ///
 /// # Examples
 /// ```
-/// use constmove::{Status, StatusFlags};
+/// use constmove::walk::{Status, StatusFlags};
 /// type S = Status<false, false, true, false, true, true>;
 /// // Black moves the h8 rook: their own king-side right goes, then the side flips.
 /// type Child = <<S as StatusFlags>::ClearOurK as StatusFlags>::Flip;

@@ -218,7 +218,8 @@ unsafe impl Zeroable for Bucket {}
 ///
 /// # Examples
 /// ```
-/// use constmove::{perft_hashed, Backend, HashTable, Position};
+/// use constmove::{Backend, Position};
+/// use constmove::deep::{perft_hashed, HashTable};
 /// let table = HashTable::new(1 << 20).unwrap();
 /// assert_eq!(table.bytes(), 1 << 20);
 /// let nodes = perft_hashed(&Position::startpos(), 5, Backend::Auto, &table).unwrap();
@@ -237,7 +238,7 @@ pub struct HashTable {
 ///
 /// # Examples
 /// ```
-/// use constmove::HashTable;
+/// use constmove::deep::HashTable;
 /// let err = HashTable::new(10).unwrap_err();
 /// assert_eq!(err.to_string(), "a hash table of 10 bytes is too small: one bucket takes 64 bytes");
 /// ```
@@ -271,7 +272,7 @@ impl core::error::Error for TableAllocError {}
 ///
 /// # Examples
 /// ```
-/// use constmove::TableStats;
+/// use constmove::deep::TableStats;
 /// let stats = TableStats { probes: 10, hits: 4, verified: 1, mismatches: 0 };
 /// assert_eq!(stats.hits * 100 / stats.probes, 40);
 /// ```
@@ -294,7 +295,7 @@ impl HashTable {
     ///
     /// # Examples
     /// ```
-    /// use constmove::HashTable;
+    /// use constmove::deep::HashTable;
     /// assert_eq!(HashTable::new(1000).unwrap().bytes(), 960);
     /// ```
     pub fn new(bytes: usize) -> Result<HashTable, TableAllocError> {
@@ -316,7 +317,8 @@ impl HashTable {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{perft_hashed, Backend, HashTable, Position};
+    /// use constmove::{Backend, Position};
+    /// use constmove::deep::{perft_hashed, HashTable};
     /// let table = HashTable::new(1 << 20).unwrap().key_seed(7);
     /// assert_eq!(table.seed(), 7);
     /// assert_eq!(perft_hashed(&Position::startpos(), 5, Backend::Auto, &table), Ok(4_865_609));
@@ -346,7 +348,8 @@ impl HashTable {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{HashTable, Position};
+    /// use constmove::Position;
+    /// use constmove::deep::HashTable;
     /// let start = Position::startpos();
     /// assert!(HashTable::useful_bytes(&start, 5) < 4 << 20);
     /// assert!(HashTable::useful_bytes(&start, 10) > 1 << 40);
@@ -374,7 +377,8 @@ impl HashTable {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{perft_hashed, Backend, HashTable, Position};
+    /// use constmove::{Backend, Position};
+    /// use constmove::deep::{perft_hashed, HashTable};
     /// let table = HashTable::new(1 << 20).unwrap().verify_every(10);
     /// perft_hashed(&Position::startpos(), 5, Backend::Auto, &table).unwrap();
     /// let stats = table.stats();
@@ -514,7 +518,8 @@ pub(crate) fn positions_up_to(position: &Position, plies: u32) -> f64 {
 ///
 /// # Examples
 /// ```
-/// use constmove::{perft_hashed, Backend, HashTable, Position};
+/// use constmove::{Backend, Position};
+/// use constmove::deep::{perft_hashed, HashTable};
 /// let table = HashTable::new(4 << 20).unwrap();
 /// let kiwipete: Position =
 ///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();

@@ -23,14 +23,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 ///
 /// # Examples
 /// ```
-/// use constmove::{count_units, split, Backend, ParallelOptions, Position};
-/// let options = ParallelOptions::new(2).backend(Backend::Magic);
+/// use constmove::{Backend, PerftOptions, Position};
+/// use constmove::deep::{count_units, split};
+/// let options = PerftOptions::new(2).backend(Backend::Magic);
 /// let units = split(&Position::startpos(), 3, 1);
 /// let counts = count_units(&units, &options, &|_| {}).unwrap();
 /// assert_eq!(counts.iter().map(|n| n.unwrap()).sum::<u64>(), 8_902);
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct ParallelOptions<'a> {
+pub struct PerftOptions<'a> {
     threads: usize,
     backend: Backend,
     stop: Option<&'a AtomicBool>,
@@ -38,16 +39,16 @@ pub struct ParallelOptions<'a> {
     stats_table: Option<&'a StatsTable>,
 }
 
-impl<'a> ParallelOptions<'a> {
+impl<'a> PerftOptions<'a> {
     /// `threads` worker threads (at least one), the automatic backend, no stop flag.
     ///
     /// # Examples
     /// ```
-    /// use constmove::ParallelOptions;
-    /// assert_eq!(ParallelOptions::new(0).threads(), 1);
+    /// use constmove::PerftOptions;
+    /// assert_eq!(PerftOptions::new(0).threads(), 1);
     /// ```
-    pub fn new(threads: usize) -> ParallelOptions<'a> {
-        ParallelOptions {
+    pub fn new(threads: usize) -> PerftOptions<'a> {
+        PerftOptions {
             threads: threads.max(1),
             backend: Backend::Auto,
             stop: None,
@@ -60,8 +61,8 @@ impl<'a> ParallelOptions<'a> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::ParallelOptions;
-    /// assert_eq!(ParallelOptions::new(3).threads(), 3);
+    /// use constmove::PerftOptions;
+    /// assert_eq!(PerftOptions::new(3).threads(), 3);
     /// ```
     pub fn threads(&self) -> usize {
         self.threads
@@ -71,11 +72,11 @@ impl<'a> ParallelOptions<'a> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Backend, ParallelOptions};
-    /// let options = ParallelOptions::new(1).backend(Backend::Magic);
+    /// use constmove::{Backend, PerftOptions};
+    /// let options = PerftOptions::new(1).backend(Backend::Magic);
     /// # let _ = options;
     /// ```
-    pub fn backend(mut self, backend: Backend) -> ParallelOptions<'a> {
+    pub fn backend(mut self, backend: Backend) -> PerftOptions<'a> {
         self.backend = backend;
         self
     }
@@ -87,40 +88,42 @@ impl<'a> ParallelOptions<'a> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{divide_parallel, ParallelOptions, Position};
+    /// use constmove::{PerftOptions, Position};
+    /// use constmove::deep::divide_parallel;
     /// use std::sync::atomic::AtomicBool;
     /// let stop = AtomicBool::new(true);
-    /// let options = ParallelOptions::new(2).stop(&stop);
+    /// let options = PerftOptions::new(2).stop(&stop);
     /// let divide = divide_parallel(&Position::startpos(), 4, &options, &|_| {}).unwrap();
     /// assert_eq!(divide.nodes(), None); // stopped before the first unit
     /// ```
-    pub fn stop(mut self, stop: &'a AtomicBool) -> ParallelOptions<'a> {
+    pub fn stop(mut self, stop: &'a AtomicBool) -> PerftOptions<'a> {
         self.stop = Some(stop);
         self
     }
 
-    /// Counts every unit through `table` ([`crate::perft_hashed`]), shared by the threads.
+    /// Counts every unit through `table` ([`crate::deep::perft_hashed`]), shared by the threads.
     ///
     /// # Examples
     /// ```
-    /// use constmove::{divide_parallel, HashTable, ParallelOptions, Position};
+    /// use constmove::{PerftOptions, Position};
+    /// use constmove::deep::{divide_parallel, HashTable};
     /// let table = HashTable::new(1 << 20).unwrap();
-    /// let options = ParallelOptions::new(2).table(&table);
+    /// let options = PerftOptions::new(2).table(&table);
     /// let divide = divide_parallel(&Position::startpos(), 5, &options, &|_| {}).unwrap();
     /// assert_eq!(divide.nodes(), Some(4_865_609));
     /// assert!(table.stats().hits > 0);
     /// ```
-    pub fn table(mut self, table: &'a HashTable) -> ParallelOptions<'a> {
+    pub fn table(mut self, table: &'a HashTable) -> PerftOptions<'a> {
         self.table = Some(table);
         self
     }
 
     /// Counts the statistics of [`divide_parallel_stats`] through `table`, shared by the
-    /// threads (node counts use [`ParallelOptions::table`]).
+    /// threads (node counts use [`PerftOptions::table`]).
     ///
     /// # Examples
     /// See [`StatsTable`].
-    pub fn stats_table(mut self, table: &'a StatsTable) -> ParallelOptions<'a> {
+    pub fn stats_table(mut self, table: &'a StatsTable) -> PerftOptions<'a> {
         self.stats_table = Some(table);
         self
     }
@@ -135,7 +138,7 @@ impl<'a> ParallelOptions<'a> {
 ///
 /// # Examples
 /// ```
-/// use constmove::Progress;
+/// use constmove::deep::Progress;
 /// let progress = Progress { units_done: 1, units_total: 4, nodes: 100 };
 /// assert_eq!(progress.units_total - progress.units_done, 3);
 /// ```
@@ -153,7 +156,8 @@ pub struct Progress {
 ///
 /// # Examples
 /// ```
-/// use constmove::{PerftStats, Tally};
+/// use constmove::PerftStats;
+/// use constmove::deep::Tally;
 /// let stats = PerftStats { nodes: 3, checks: 1, ..PerftStats::default() };
 /// assert_eq!(stats.times(2).checks, 2);
 /// assert_eq!(7u64.times(3).nodes(), 21);
@@ -319,15 +323,16 @@ fn count_stoppable<C: UnitCount>(
 ///
 /// # Examples
 /// ```
-/// use constmove::{count_units, split, ParallelOptions, Position};
+/// use constmove::{PerftOptions, Position};
+/// use constmove::deep::{count_units, split};
 /// let units = split(&Position::startpos(), 5, 2);
-/// let counts = count_units(&units, &ParallelOptions::new(2), &|_| {}).unwrap();
+/// let counts = count_units(&units, &PerftOptions::new(2), &|_| {}).unwrap();
 /// let total: u64 = units.iter().zip(&counts).map(|(u, n)| u.count * n.unwrap()).sum();
 /// assert_eq!(total, 4_865_609);
 /// ```
 pub fn count_units(
     units: &[WorkUnit],
-    options: &ParallelOptions,
+    options: &PerftOptions,
     on_unit: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<Option<u64>>, BackendUnavailable> {
     count_units_with(units, options, on_unit, &|_| {})
@@ -354,12 +359,13 @@ pub struct UnitCounted {
 ///
 /// # Examples
 /// ```
-/// use constmove::{count_units_with, split, ParallelOptions, Position};
+/// use constmove::{PerftOptions, Position};
+/// use constmove::deep::{count_units_with, split};
 /// use std::sync::Mutex;
 /// let units = split(&Position::startpos(), 4, 2);
 /// let finished = Mutex::new(Vec::new());
-/// let on_counted = |unit: constmove::UnitCounted| finished.lock().unwrap().push(unit);
-/// count_units_with(&units, &ParallelOptions::new(2), &|_| {}, &on_counted).unwrap();
+/// let on_counted = |unit: constmove::deep::UnitCounted| finished.lock().unwrap().push(unit);
+/// count_units_with(&units, &PerftOptions::new(2), &|_| {}, &on_counted).unwrap();
 /// let finished = finished.into_inner().unwrap();
 /// assert_eq!(finished.len(), units.len());
 /// let total: u128 = finished.iter().map(|f| units[f.index].weighted(f.nodes)).sum();
@@ -367,7 +373,7 @@ pub struct UnitCounted {
 /// ```
 pub fn count_units_with(
     units: &[WorkUnit],
-    options: &ParallelOptions,
+    options: &PerftOptions,
     on_unit: &(dyn Fn(Progress) + Sync),
     on_counted: &(dyn Fn(UnitCounted) + Sync),
 ) -> Result<Vec<Option<u64>>, BackendUnavailable> {
@@ -392,8 +398,9 @@ pub fn count_units_with(
 ///
 /// # Examples
 /// ```
-/// use constmove::{divide_parallel, ParallelOptions, Position};
-/// let divide = divide_parallel(&Position::startpos(), 3, &ParallelOptions::new(2), &|_| {})
+/// use constmove::{PerftOptions, Position};
+/// use constmove::deep::divide_parallel;
+/// let divide = divide_parallel(&Position::startpos(), 3, &PerftOptions::new(2), &|_| {})
 ///     .unwrap();
 /// assert_eq!(divide.moves().len(), 20);
 /// assert_eq!(divide.nodes(), Some(8_902));
@@ -435,8 +442,9 @@ impl ParallelDivide<u64> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{divide_parallel, ParallelOptions, Position};
-    /// let options = ParallelOptions::new(1);
+    /// use constmove::{PerftOptions, Position};
+    /// use constmove::deep::divide_parallel;
+    /// let options = PerftOptions::new(1);
     /// let divide = divide_parallel(&Position::startpos(), 0, &options, &|_| {}).unwrap();
     /// assert_eq!((divide.moves().len(), divide.nodes()), (0, Some(1)));
     /// ```
@@ -452,9 +460,10 @@ impl ParallelDivide<PerftStats> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{divide_parallel_stats, perft_stats, ParallelOptions, Position};
+    /// use constmove::{perft_stats, PerftOptions, Position};
+    /// use constmove::deep::divide_parallel_stats;
     /// let start = Position::startpos();
-    /// let options = ParallelOptions::new(2);
+    /// let options = PerftOptions::new(2);
     /// let divide = divide_parallel_stats(&start, 4, &options, &|_| {}).unwrap();
     /// assert_eq!(divide.stats(), Some(perft_stats(&start, 4)));
     /// let (_, stats) = divide.moves().iter().find(|(mv, _)| mv.to_string() == "e2e4").unwrap();
@@ -476,16 +485,17 @@ fn split_ply(depth: u32) -> u32 {
 ///
 /// # Examples
 /// ```
-/// use constmove::{divide_parallel, ParallelOptions, Position};
+/// use constmove::{PerftOptions, Position};
+/// use constmove::deep::divide_parallel;
 /// let kiwipete: Position =
 ///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
-/// let divide = divide_parallel(&kiwipete, 3, &ParallelOptions::new(2), &|_| {}).unwrap();
+/// let divide = divide_parallel(&kiwipete, 3, &PerftOptions::new(2), &|_| {}).unwrap();
 /// assert_eq!(divide.nodes(), Some(97_862));
 /// ```
 pub fn divide_parallel(
     position: &Position,
     depth: u32,
-    options: &ParallelOptions,
+    options: &PerftOptions,
     on_unit: &(dyn Fn(Progress) + Sync),
 ) -> Result<ParallelDivide, BackendUnavailable> {
     let counter = Nodes {
@@ -504,21 +514,22 @@ pub fn divide_parallel(
 
 /// [`crate::perft_stats`] of each root move on `options.threads()` threads, as
 /// [`divide_parallel`] counts nodes: the statistics are sums over work units, so they are
-/// those of one thread. Uses [`ParallelOptions::stats_table`] if set.
+/// those of one thread. Uses [`PerftOptions::stats_table`] if set.
 ///
 /// # Examples
 /// ```
-/// use constmove::{divide_parallel_stats, perft_stats, ParallelOptions, Position};
+/// use constmove::{perft_stats, PerftOptions, Position};
+/// use constmove::deep::divide_parallel_stats;
 /// let kiwipete: Position =
 ///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
-/// let divide = divide_parallel_stats(&kiwipete, 3, &ParallelOptions::new(2), &|_| {}).unwrap();
+/// let divide = divide_parallel_stats(&kiwipete, 3, &PerftOptions::new(2), &|_| {}).unwrap();
 /// let stats = divide.stats().unwrap();
 /// assert_eq!((stats.nodes, stats.captures, stats.checks), (97_862, 17_102, 993));
 /// ```
 pub fn divide_parallel_stats(
     position: &Position,
     depth: u32,
-    options: &ParallelOptions,
+    options: &PerftOptions,
     on_unit: &(dyn Fn(Progress) + Sync),
 ) -> Result<ParallelDivide<PerftStats>, BackendUnavailable> {
     let counter = Stats {
@@ -541,7 +552,7 @@ fn divide_with<C: UnitCount>(
     backend: Resolved,
     position: &Position,
     depth: u32,
-    options: &ParallelOptions,
+    options: &PerftOptions,
     on_unit: &(dyn Fn(Progress) + Sync),
 ) -> ParallelDivide<C::Value> {
     let roots: Vec<Move> = if depth == 0 {
@@ -612,7 +623,7 @@ fn run<C: UnitCount>(
     counter: &C,
     units: &[WorkUnit],
     order: &[usize],
-    options: &ParallelOptions,
+    options: &PerftOptions,
     on_unit: &(dyn Fn(Progress) + Sync),
     on_counted: &(dyn Fn(usize, &C::Value, f64) + Sync),
 ) -> Vec<Option<C::Value>> {

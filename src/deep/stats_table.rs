@@ -1,5 +1,5 @@
 //! A lock-free table of subtree [`PerftStats`] shared by threads ([`StatsTable`]): what
-//! [`crate::HashTable`] is for node counts, for the full statistics.
+//! [`crate::deep::HashTable`] is for node counts, for the full statistics.
 //!
 //! **Entries.** A slot is two cache lines: a check word, the depth, and the nine counters.
 //! The check is the key's high half xor a mix of the other ten words, so a torn slot (two
@@ -25,13 +25,14 @@ struct Slot([AtomicU64; WORDS]);
 unsafe impl Zeroable for Slot {}
 
 /// Subtree statistics keyed by position and depth, shared by threads without locks, for
-/// [`crate::divide_parallel_stats`] (see [`crate::ParallelOptions::stats_table`]).
+/// [`crate::deep::divide_parallel_stats`] (see [`crate::PerftOptions::stats_table`]).
 ///
 /// # Examples
 /// ```
-/// use constmove::{divide_parallel_stats, perft_stats, ParallelOptions, Position, StatsTable};
+/// use constmove::{perft_stats, PerftOptions, Position};
+/// use constmove::deep::{divide_parallel_stats, StatsTable};
 /// let table = StatsTable::new(1 << 20).unwrap();
-/// let options = ParallelOptions::new(2).stats_table(&table);
+/// let options = PerftOptions::new(2).stats_table(&table);
 /// let pos: Position = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".parse().unwrap();
 /// let divide = divide_parallel_stats(&pos, 6, &options, &|_| {}).unwrap();
 /// assert_eq!(divide.stats(), Some(perft_stats(&pos, 6)));
@@ -41,7 +42,7 @@ pub struct StatsTable {
     slots: ZeroedMemory<Slot>,
     /// Probes and hits.
     counters: [AtomicU64; 2],
-    /// The keys of the table's seed (see [`crate::HashTable::key_seed`]).
+    /// The keys of the table's seed (see [`crate::deep::HashTable::key_seed`]).
     keys: Box<TableKeys>,
 }
 
@@ -51,7 +52,7 @@ impl StatsTable {
     ///
     /// # Examples
     /// ```
-    /// use constmove::StatsTable;
+    /// use constmove::deep::StatsTable;
     /// assert_eq!(StatsTable::new(1000).unwrap().bytes(), 768);
     /// assert!(StatsTable::new(200).is_err());
     /// ```
@@ -65,11 +66,11 @@ impl StatsTable {
         })
     }
 
-    /// Draws the table's keys from stream `seed`, as [`crate::HashTable::key_seed`] does.
+    /// Draws the table's keys from stream `seed`, as [`crate::deep::HashTable::key_seed`] does.
     ///
     /// # Examples
     /// ```
-    /// use constmove::StatsTable;
+    /// use constmove::deep::StatsTable;
     /// assert_eq!(StatsTable::new(1 << 16).unwrap().key_seed(3).seed(), 3);
     /// ```
     pub fn key_seed(mut self, seed: u64) -> StatsTable {
@@ -91,11 +92,12 @@ impl StatsTable {
     }
 
     /// An upper estimate of the bytes a table can put to use in statistics of `position` to
-    /// `depth` (as [`crate::HashTable::useful_bytes`]; subtrees from depth 3 up are stored).
+    /// `depth` (as [`crate::deep::HashTable::useful_bytes`]; subtrees from depth 3 up are stored).
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Position, StatsTable};
+    /// use constmove::Position;
+    /// use constmove::deep::StatsTable;
     /// assert!(StatsTable::useful_bytes(&Position::startpos(), 5) < 4 << 20);
     /// ```
     pub fn useful_bytes(position: &Position, depth: u32) -> u64 {

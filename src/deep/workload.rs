@@ -22,7 +22,8 @@ use std::fmt;
 ///
 /// # Examples
 /// ```
-/// use constmove::{perft, Position, WorkUnit};
+/// use constmove::{perft, Position};
+/// use constmove::deep::WorkUnit;
 /// let unit: WorkUnit = "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;count 3 ;depth 2".parse().unwrap();
 /// assert_eq!((unit.count, unit.depth), (3, 2));
 /// assert_eq!(unit.count * perft(&unit.position, unit.depth), 3 * 66);
@@ -42,7 +43,7 @@ pub struct WorkUnit {
 ///
 /// # Examples
 /// ```
-/// use constmove::{WorkUnit, WorkUnitError};
+/// use constmove::deep::{WorkUnit, WorkUnitError};
 /// let err = "4k3/8/8/8/8/8/8/4K2R w K - ;depth 2".parse::<WorkUnit>().unwrap_err();
 /// assert_eq!(err, WorkUnitError::Missing { operation: "count" });
 /// ```
@@ -67,7 +68,7 @@ pub enum WorkUnitError {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{WorkUnit, WorkUnitError};
+    /// use constmove::deep::{WorkUnit, WorkUnitError};
     /// let line = "4k3/8/8/8/8/8/8/4K2R w K - ;count 1 ;depth 2 ;count 3";
     /// let err = line.parse::<WorkUnit>().unwrap_err();
     /// assert_eq!(err, WorkUnitError::Duplicate { operation: "count" });
@@ -107,7 +108,8 @@ impl WorkUnit {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Position, WorkUnit};
+    /// use constmove::Position;
+    /// use constmove::deep::WorkUnit;
     /// let unit = WorkUnit { position: Position::startpos(), count: u64::MAX, depth: 1 };
     /// assert_eq!(unit.weighted(20), u64::MAX as u128 * 20);
     /// ```
@@ -197,7 +199,7 @@ fn same_for_perft(a: &Position, b: &Position) -> bool {
 ///
 /// # Examples
 /// ```
-/// use constmove::SplitError;
+/// use constmove::deep::SplitError;
 /// let error = SplitError { ply: 6, units: 1_234 };
 /// assert_eq!(error.to_string(), "out of memory after 1234 units at ply 6");
 /// ```
@@ -296,7 +298,8 @@ type Index = HashMap<IndexKey, u32, core::hash::BuildHasherDefault<PassThrough>>
 ///
 /// # Examples
 /// ```
-/// use constmove::{try_split, Position};
+/// use constmove::Position;
+/// use constmove::deep::try_split;
 /// let units = try_split(&Position::startpos(), 5, 2).unwrap();
 /// assert_eq!(units.len(), 400);
 /// assert_eq!(units.map(|unit| unit.count).sum::<u64>(), 400);
@@ -339,7 +342,8 @@ impl ExactSizeIterator for SplitUnits {}
 ///
 /// # Examples
 /// ```
-/// use constmove::{perft, split, Position};
+/// use constmove::{perft, Position};
+/// use constmove::deep::split;
 /// let units = split(&Position::startpos(), 4, 3);
 /// assert_eq!(units.len(), 5_362); // 8,902 paths, 5,362 distinct positions
 /// assert!(units.iter().all(|unit| unit.depth == 1));
@@ -365,12 +369,13 @@ pub fn split(position: &Position, depth: u32, ply: u32) -> Vec<WorkUnit> {
 ///
 /// # Examples
 /// ```
-/// use constmove::{perft, try_split, Position};
+/// use constmove::{perft, Position};
+/// use constmove::deep::try_split;
 /// let units = try_split(&Position::startpos(), 4, 3)?;
 /// assert_eq!(units.len(), 5_362);
 /// let total: u64 = units.map(|u| u.count * perft(&u.position, u.depth)).sum();
 /// assert_eq!(total, 197_281);
-/// # Ok::<(), constmove::SplitError>(())
+/// # Ok::<(), constmove::deep::SplitError>(())
 /// ```
 pub fn try_split(position: &Position, depth: u32, ply: u32) -> Result<SplitUnits, SplitError> {
     split_keyed(position, depth, ply, position_key)
@@ -590,7 +595,7 @@ mod tests {
     fn same_units_in_the_same_order_as_the_simple_version() {
         // Kiwipete's ply 4 is 4 million paths: too slow for the simple version.
         let cases = [
-            (crate::STARTPOS_FEN, 4),
+            (crate::fen::STARTPOS_FEN, 4),
             (
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
                 3,

@@ -30,7 +30,8 @@ use core::marker::PhantomData;
 /// Counting captures among the legal moves (a capture lands on an occupied square, or is
 /// en passant):
 /// ```
-/// use constmove::{Board, Piece, Position, Square, StatusFlags, Visitor};
+/// use constmove::{Board, Piece, Position, Square};
+/// use constmove::walk::{StatusFlags, Visitor};
 ///
 /// #[derive(Default)]
 /// struct Captures(u32);

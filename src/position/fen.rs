@@ -44,7 +44,7 @@ use core::fmt;
 ///
 /// # Examples
 /// ```
-/// use constmove::FenField;
+/// use constmove::fen::FenField;
 /// assert_eq!(FenField::EnPassant.to_string(), "en-passant square");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -80,7 +80,8 @@ impl fmt::Display for FenField {
 ///
 /// # Examples
 /// ```
-/// use constmove::{FenError, Position};
+/// use constmove::Position;
+/// use constmove::fen::FenError;
 /// let err = Position::from_fen("8/8/8/8/8/8/8/8 w - -").unwrap_err();
 /// assert_eq!(err, FenError::KingCount { color: constmove::Color::White, count: 0 });
 /// assert!(err.to_string().contains("white king"));
@@ -146,7 +147,8 @@ pub enum FenError {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{FenError, Position};
+    /// use constmove::Position;
+    /// use constmove::fen::FenError;
     /// let err = Position::from_fen("4k3/8/8/8/8/8/4K3/7R w K - 0 1").unwrap_err();
     /// assert_eq!(err, FenError::CastlingKing { right: 'K', king: "e2".parse().unwrap() });
     /// ```
@@ -161,7 +163,8 @@ pub enum FenError {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{FenError, Position};
+    /// use constmove::Position;
+    /// use constmove::fen::FenError;
     /// let err = Position::from_fen("4k3/8/8/8/8/8/8/4K1RR w KG - 0 1").unwrap_err();
     /// assert_eq!(err, FenError::CastlingSameSide { first: 'K', second: 'G' });
     /// ```
@@ -202,7 +205,8 @@ pub enum FenError {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Color, FenError, Position};
+    /// use constmove::{Color, Position};
+    /// use constmove::fen::FenError;
     /// // Rook, knight and bishop all check the white king.
     /// let err = Position::from_fen("4r2k/8/8/8/1b6/3n4/8/4K3 w - - 0 1").unwrap_err();
     /// assert_eq!(err, FenError::ImpossibleCheck { color: Color::White, checkers: 3 });
@@ -217,7 +221,8 @@ pub enum FenError {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Color, FenError, Position};
+    /// use constmove::{Color, Position};
+    /// use constmove::fen::FenError;
     /// // The start position with a seventeenth white piece, a knight on e3.
     /// let fen = "rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     /// let err = Position::from_fen(fen).unwrap_err();
@@ -233,7 +238,8 @@ pub enum FenError {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Color, FenError, Position};
+    /// use constmove::{Color, Position};
+    /// use constmove::fen::FenError;
     /// let err = Position::from_fen("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1").unwrap_err();
     /// assert_eq!(err, FenError::TooManyPawns { color: Color::Black, count: 9 });
     /// ```
@@ -249,7 +255,8 @@ pub enum FenError {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Color, FenError, Position};
+    /// use constmove::{Color, Position};
+    /// use constmove::fen::FenError;
     /// // Eight pawns still on the board and a second queen.
     /// let err = Position::from_fen("4k3/8/8/8/8/8/PPPPPPPP/2QQK3 w - - 0 1").unwrap_err();
     /// assert_eq!(err, FenError::TooManyPromoted { color: Color::White, promoted: 1, pawns: 8 });
@@ -452,7 +459,8 @@ impl Position {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{FenError, FenField, Position};
+    /// use constmove::Position;
+    /// use constmove::fen::{FenError, FenField};
     /// assert!(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").is_ok());
     /// assert_eq!(
     ///     Position::from_fen("4k3/8/8/8/8/8/8/4K3"),

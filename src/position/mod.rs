@@ -1,6 +1,6 @@
 //! The position layer: [`Position`] (a [`Board`] plus the side to move, castling rights,
 //! en-passant square and move counters; the runtime face of the compile-time
-//! [`crate::Status`]), built from FEN ([`fen`]), played by copy-make with its Zobrist key
+//! [`crate::walk::Status`]), built from FEN ([`fen`]), played by copy-make with its Zobrist key
 //! ([`zobrist`]), its moves as values ([`moves`]) and in SAN ([`san`]), its castling rights
 //! ([`castling`]), the draw rules ([`draws`]), and the public perft, divide and statistics
 //! functions ([`perft`]) that hand a position to the counting layer.
@@ -98,7 +98,8 @@ impl Default for Position {
 ///
 /// # Examples
 /// ```
-/// use constmove::{Position, STARTPOS_FEN};
+/// use constmove::Position;
+/// use constmove::fen::STARTPOS_FEN;
 /// assert_eq!(STARTPOS_FEN.parse::<Position>().unwrap(), Position::startpos());
 /// ```
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -108,7 +109,8 @@ impl Position {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Position, STARTPOS_FEN};
+    /// use constmove::Position;
+    /// use constmove::fen::STARTPOS_FEN;
     /// assert_eq!(Position::startpos().to_string(), STARTPOS_FEN);
     /// ```
     pub fn startpos() -> Position {
@@ -307,7 +309,7 @@ impl Position {
             )
     }
 
-    /// The dispatch index of this position's [`crate::Status`].
+    /// The dispatch index of this position's [`crate::walk::Status`].
     pub(crate) fn status_index(&self) -> u8 {
         (self.side == Color::White) as u8
             | (self.ep_square.is_some() as u8) << 1
@@ -497,7 +499,8 @@ impl Position {
     /// Captures at the last ply of the start position's depth-3 tree: the chessprogramming
     /// wiki's 34.
     /// ```
-    /// use constmove::{Board, Piece, Position, Square, StatusFlags, Visitor};
+    /// use constmove::{Board, Piece, Position, Square};
+    /// use constmove::walk::{StatusFlags, Visitor};
     ///
     /// #[derive(Default)]
     /// struct Captures(u64);

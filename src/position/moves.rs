@@ -12,7 +12,8 @@ use core::fmt;
 ///
 /// # Examples
 /// ```
-/// use constmove::{Position, UciMoveError};
+/// use constmove::Position;
+/// use constmove::uci::UciMoveError;
 /// let pos = Position::startpos();
 /// assert!(matches!(pos.parse_uci("e2e5"), Err(UciMoveError::Illegal { .. })));
 /// assert!(matches!(pos.parse_uci("e2"), Err(UciMoveError::Malformed { .. })));

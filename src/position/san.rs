@@ -161,7 +161,8 @@ impl Position {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Position, SanError};
+    /// use constmove::Position;
+    /// use constmove::san::SanError;
     /// let pos = Position::startpos();
     /// assert_eq!(pos.parse_san("Nf3").unwrap().to_string(), "g1f3");
     /// assert_eq!(pos.parse_san("e4!?").unwrap().to_string(), "e2e4");
@@ -326,7 +327,8 @@ const TEXT_CAPACITY: usize = 22;
 ///
 /// # Examples
 /// ```
-/// use constmove::{Position, SanError};
+/// use constmove::Position;
+/// use constmove::san::SanError;
 /// let Err(SanError::Illegal { text }) = Position::startpos().parse_san(" Ke2 ") else {
 ///     panic!("Ke2 is not legal in the start position");
 /// };
@@ -360,7 +362,8 @@ impl SanText {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Position, SanError};
+    /// use constmove::Position;
+    /// use constmove::san::SanError;
     /// let err = Position::startpos().parse_san("e5").unwrap_err();
     /// assert!(matches!(err, SanError::Illegal { text } if text.as_str() == "e5"));
     /// ```
@@ -374,7 +377,8 @@ impl SanText {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Position, SanError};
+    /// use constmove::Position;
+    /// use constmove::san::SanError;
     /// let err = Position::startpos().parse_san("a move far too long to be SAN").unwrap_err();
     /// assert!(matches!(err, SanError::Malformed { text } if text.is_truncated()));
     /// ```
@@ -404,7 +408,8 @@ const CANDIDATE_CAPACITY: usize = 8;
 ///
 /// # Examples
 /// ```
-/// use constmove::{Position, SanError};
+/// use constmove::Position;
+/// use constmove::san::SanError;
 /// let pos: Position = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
 /// let Err(SanError::Ambiguous { candidates, .. }) = pos.parse_san("a8") else {
 ///     panic!("a promotion needs its piece");
@@ -446,7 +451,8 @@ impl SanCandidates {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Position, SanError};
+    /// use constmove::Position;
+    /// use constmove::san::SanError;
     /// let pos: Position = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1".parse().unwrap();
     /// let Err(SanError::Ambiguous { candidates, .. }) = pos.parse_san("Nd2") else {
     ///     panic!("two knights reach d2");
@@ -470,7 +476,8 @@ impl core::ops::Deref for SanCandidates {
 ///
 /// # Examples
 /// ```
-/// use constmove::{Position, SanError};
+/// use constmove::Position;
+/// use constmove::san::SanError;
 /// let pos = Position::startpos();
 /// assert_eq!(pos.parse_san("  "), Err(SanError::Empty));
 /// let err = pos.parse_san("Bb5").unwrap_err();

@@ -58,7 +58,8 @@ impl<'a, S: StatusFlags> Node<'a, S> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Generator, Node, Position, StatusFlags, Walk};
+    /// use constmove::Position;
+    /// use constmove::walk::{Generator, Node, StatusFlags, Walk};
     ///
     /// struct Occupied;
     /// impl Walk for Occupied {
@@ -78,7 +79,8 @@ impl<'a, S: StatusFlags> Node<'a, S> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Color, Generator, Node, Position, StatusFlags, Walk};
+    /// use constmove::{Color, Position};
+    /// use constmove::walk::{Generator, Node, StatusFlags, Walk};
     ///
     /// struct Turn;
     /// impl Walk for Turn {
@@ -98,7 +100,8 @@ impl<'a, S: StatusFlags> Node<'a, S> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Generator, Node, Position, Square, StatusFlags, Walk};
+    /// use constmove::{Position, Square};
+    /// use constmove::walk::{Generator, Node, StatusFlags, Walk};
     ///
     /// struct Ep;
     /// impl Walk for Ep {
@@ -119,7 +122,8 @@ impl<'a, S: StatusFlags> Node<'a, S> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{CastlingRights, Generator, Node, Position, StatusFlags, Walk};
+    /// use constmove::{CastlingRights, Position};
+    /// use constmove::walk::{Generator, Node, StatusFlags, Walk};
     ///
     /// struct Rights;
     /// impl Walk for Rights {
@@ -139,7 +143,8 @@ impl<'a, S: StatusFlags> Node<'a, S> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Generator, Node, Position, StatusFlags, Walk};
+    /// use constmove::Position;
+    /// use constmove::walk::{Generator, Node, StatusFlags, Walk};
     ///
     /// struct Checkers;
     /// impl Walk for Checkers {
@@ -162,7 +167,8 @@ impl<'a, S: StatusFlags> Node<'a, S> {
     /// Mates one ply below a node: children in check with no move (the wiki lists 8 at
     /// depth 4 of the start position, so 8 children of the depth-3 nodes).
     /// ```
-    /// use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+    /// use constmove::{Move, Position};
+    /// use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
     /// use core::marker::PhantomData;
     ///
     /// struct Mates<G> { plies_left: u32, mates: u64, engine: PhantomData<G> }
@@ -199,7 +205,8 @@ impl<'a, S: StatusFlags> Node<'a, S> {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Generator, Node, Position, StatusFlags, Walk};
+    /// use constmove::Position;
+    /// use constmove::walk::{Generator, Node, StatusFlags, Walk};
     ///
     /// struct Fen;
     /// impl Walk for Fen {
@@ -243,7 +250,8 @@ pub trait Children {
     /// # Examples
     /// Stop after the first child that gives check:
     /// ```
-    /// use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+    /// use constmove::{Move, Position};
+    /// use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
     ///
     /// #[derive(Default)]
     /// struct FirstCheck { made: u32, found: Option<Move> }
@@ -308,7 +316,8 @@ impl<B: Engine> sealed::Sealed for B {}
 /// # Examples
 /// A bulk-counting perft, as `examples/visitor_perft.rs` writes it:
 /// ```
-/// use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+/// use constmove::{Move, Position};
+/// use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
 /// use core::marker::PhantomData;
 ///
 /// struct Count<G> { depth: u32, nodes: u64, engine: PhantomData<G> }
@@ -451,7 +460,8 @@ impl Position {
     /// # Examples
     /// The most legal moves of any position two plies from the start:
     /// ```
-    /// use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+    /// use constmove::{Move, Position};
+    /// use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
     /// use core::marker::PhantomData;
     ///
     /// struct Most<G>(u64, PhantomData<G>);
@@ -513,7 +523,8 @@ impl Position {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Backend, Generator, Node, Position, StatusFlags, Walk};
+    /// use constmove::{Backend, Position};
+    /// use constmove::walk::{Generator, Node, StatusFlags, Walk};
     ///
     /// struct Moves;
     /// impl Walk for Moves {

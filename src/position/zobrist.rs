@@ -5,7 +5,7 @@
 //! the file of a capturable en-passant pawn (Polyglot's rule: a pawn of the side to move
 //! stands beside the pawn that just double-pushed, pinned or not), and one when White is to
 //! move. [`Position::play`] keeps the key up to date with the deltas below; engines that
-//! hash inside their own [`crate::Visitor`] can use the same functions.
+//! hash inside their own [`crate::walk::Visitor`] can use the same functions.
 //!
 //! Chess960: Polyglot has no Chess960 keys, so a right has its one key whatever its rook's
 //! file, as Polyglot tools and python-chess hash such positions; standard positions, and

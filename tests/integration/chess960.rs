@@ -6,10 +6,8 @@
 use crate::common;
 
 use common::{PerftEntry, assert_cases, parse_epd, select_cases};
-use constmove::{
-    Backend, HashTable, MoveKind, ParallelOptions, Position, count_units, divide_parallel,
-    perft_hashed, perft_stats, split,
-};
+use constmove::deep::{HashTable, count_units, divide_parallel, perft_hashed, split};
+use constmove::{Backend, MoveKind, PerftOptions, Position, perft_stats};
 
 /// The castling cases: hand-made (shields, swaps, kings that do not move, attacked and
 /// blocked paths, double Chess960) and random castling-heavy positions, depths 1-4.
@@ -52,7 +50,7 @@ fn castling_cases_through_every_path() {
             Ok(nodes),
             "{fen}: table"
         );
-        let options = ParallelOptions::new(2).table(&table);
+        let options = PerftOptions::new(2).table(&table);
         let divide = divide_parallel(&position, depth, &options, &|_| {}).unwrap();
         assert_eq!(divide.nodes(), Some(nodes), "{fen}: threads and table");
         let units = split(&position, depth, 2);
@@ -61,7 +59,7 @@ fn castling_cases_through_every_path() {
             let again: Position = unit.position.to_string().parse().unwrap();
             assert_eq!(again, unit.position, "{fen}: unit {}", unit.position);
         }
-        let counts = count_units(&units, &ParallelOptions::new(2), &|_| {}).unwrap();
+        let counts = count_units(&units, &PerftOptions::new(2), &|_| {}).unwrap();
         let total: u64 = units
             .iter()
             .zip(&counts)

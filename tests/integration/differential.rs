@@ -13,9 +13,9 @@
 //! to depths 1-3 on both backends equals the reference perft, and equals the leaves counted
 //! by descending with `legal_moves`/`play` and a counting visitor at the last ply.
 
+use constmove::walk::{StatusFlags, Visitor};
 use constmove::{
-    Backend, Board, Color, Move, MoveKind, Piece, Position, Square, StatusFlags, Visitor, divide,
-    perft_with,
+    Backend, Board, Color, Move, MoveKind, Piece, Position, Square, divide, perft_with,
 };
 use std::collections::BTreeMap;
 

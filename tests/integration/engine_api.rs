@@ -6,9 +6,8 @@
 use crate::common;
 
 use common::{BISHOP_DIRS, ROOK_DIRS, XorShift, attackers, offset, read_data};
-use constmove::{
-    Board, Color, Move, MoveKind, Outcome, Piece, Position, Square, StatusFlags, Visitor,
-};
+use constmove::walk::{StatusFlags, Visitor};
+use constmove::{Board, Color, Move, MoveKind, Outcome, Piece, Position, Square};
 
 /// Per-leaf counts a user might write: the move-kind columns of the wiki's table.
 #[derive(Default, Debug, PartialEq)]

@@ -2,9 +2,12 @@
 //! and `'static`, so `?` boxes it; its message names what is wrong. `Debug` of a square is
 //! its name.
 
+use constmove::deep::{SplitError, TableAllocError, WorkUnitError};
+use constmove::fen::FenError;
+use constmove::san::SanError;
+use constmove::uci::UciMoveError;
 use constmove::{
-    Backend, BackendUnavailable, FenError, ParseBackendError, ParseSquareError, Position, SanError,
-    SplitError, Square, TableAllocError, UciMoveError, WorkUnitError,
+    Backend, BackendUnavailable, ParseBackendError, ParseSquareError, Position, Square,
 };
 use core::error::Error;
 
@@ -34,7 +37,7 @@ fn parse_all(square: &str, backend: &str, fen: &str) -> Result<(), Box<dyn Error
 
 #[test]
 fn question_mark_boxes_them_with_their_message() {
-    let start = constmove::STARTPOS_FEN;
+    let start = constmove::fen::STARTPOS_FEN;
     assert!(parse_all("e4", "magic", start).is_ok());
     let err = parse_all("i9", "magic", start).unwrap_err();
     assert_eq!(err.to_string(), ParseSquareError.to_string());

@@ -7,7 +7,8 @@ use crate::common;
 
 use common::XorShift;
 
-use constmove::{Color, FenError, FenField, Piece, Position, Square, perft};
+use constmove::fen::{FenError, FenField};
+use constmove::{Color, Piece, Position, Square, perft};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Two bare kings, no counters.
@@ -578,7 +579,7 @@ fn too_many_promoted() {
 #[test]
 fn material_at_the_limits_is_accepted() {
     for fen in [
-        constmove::STARTPOS_FEN,
+        constmove::fen::STARTPOS_FEN,
         "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
         "r3k1rr/1ppppppp/8/8/8/8/8/4K3 w - - 0 1",
         "4k3/8/8/8/8/8/1PPPPPPP/2QQK3 w - - 0 1",
@@ -616,7 +617,7 @@ fn fullmove_number() {
 #[test]
 fn byte_order_mark_is_named() {
     // Invisible when quoted as itself: the message must say what it is.
-    let err = Position::from_fen(&format!("\u{feff}{}", constmove::STARTPOS_FEN)).unwrap_err();
+    let err = Position::from_fen(&format!("\u{feff}{}", constmove::fen::STARTPOS_FEN)).unwrap_err();
     assert_eq!(
         err,
         FenError::PieceLetter {

@@ -4,7 +4,8 @@
 //! a castling rook on its square (the one case where the paths' orders once differed).
 
 use crate::common::XorShift;
-use constmove::{Children, Color, Generator, Move, Node, Position, StatusFlags, Walk};
+use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
+use constmove::{Color, Move, Position};
 
 /// The root's children's moves, in the order the walk makes them.
 struct ChildMoves;

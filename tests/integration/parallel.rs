@@ -1,15 +1,13 @@
 //! Parallel perft and work units against the public data in `tests/data/perft/`: the
 //! chessprogramming-wiki counts (`cpw_perft_results.csv`) and a sample of Marcel van
 //! Kervinck's random positions, with several thread counts; and the units of
-//! [`constmove::split`] summed back to the published totals.
+//! [`constmove::deep::split`] summed back to the published totals.
 
 use crate::common;
 
 use common::{PerftEntry, load, parse_perft_blocks, read_data, split_csv_record};
-use constmove::{
-    Backend, HashTable, ParallelOptions, Position, WorkUnit, WorkUnitError, count_units, divide,
-    divide_parallel, split,
-};
+use constmove::deep::{HashTable, WorkUnit, WorkUnitError, count_units, divide_parallel, split};
+use constmove::{Backend, PerftOptions, Position, divide};
 use std::sync::atomic::AtomicBool;
 
 /// The largest published count checked here, per position and depth.
@@ -53,7 +51,7 @@ fn cpw_cases() -> Vec<(Position, String, u32, u64)> {
 fn parallel_perft_matches_cpw_counts_with_any_thread_count() {
     for (position, fen, depth, nodes) in cpw_cases() {
         for threads in THREADS {
-            let options = ParallelOptions::new(threads);
+            let options = PerftOptions::new(threads);
             let counted = divide_parallel(&position, depth, &options, &|_| {}).unwrap();
             assert_eq!(
                 counted.nodes(),
@@ -72,7 +70,7 @@ fn hashed_parallel_perft_matches_cpw_counts() {
     let table = HashTable::new(64 << 10).unwrap().verify_every(50);
     for (position, fen, depth, nodes) in cpw_cases() {
         for threads in [1, 2] {
-            let options = ParallelOptions::new(threads).table(&table);
+            let options = PerftOptions::new(threads).table(&table);
             let counted = divide_parallel(&position, depth, &options, &|_| {}).unwrap();
             assert_eq!(
                 counted.nodes(),
@@ -93,8 +91,7 @@ fn parallel_divide_agrees_with_divide_per_root_move() {
         .unwrap();
     for depth in [1, 2, 4] {
         let serial = divide(&kiwipete, depth, Backend::Auto).unwrap();
-        let parallel =
-            divide_parallel(&kiwipete, depth, &ParallelOptions::new(2), &|_| {}).unwrap();
+        let parallel = divide_parallel(&kiwipete, depth, &PerftOptions::new(2), &|_| {}).unwrap();
         let parallel: Vec<_> = parallel
             .moves()
             .iter()
@@ -121,7 +118,7 @@ fn parallel_perft_matches_random_positions_with_any_thread_count() {
             .filter(|&&(d, n)| d >= 2 && n <= 200_000)
         {
             for threads in THREADS {
-                let options = ParallelOptions::new(threads).backend(Backend::Magic);
+                let options = PerftOptions::new(threads).backend(Backend::Magic);
                 let counted = divide_parallel(&position, depth, &options, &|_| {}).unwrap();
                 assert_eq!(
                     counted.nodes(),
@@ -148,7 +145,7 @@ fn split_units_sum_to_cpw_counts() {
     for (position, fen, depth, nodes) in cpw_cases().into_iter().filter(|c| c.2 >= 2) {
         for ply in 0..=depth.min(3) {
             let units = split(&position, depth, ply);
-            let counts = count_units(&units, &ParallelOptions::new(2), &|_| {}).unwrap();
+            let counts = count_units(&units, &PerftOptions::new(2), &|_| {}).unwrap();
             let total: u64 = units
                 .iter()
                 .zip(&counts)
@@ -158,7 +155,9 @@ fn split_units_sum_to_cpw_counts() {
             // Each line survives its text form.
             for unit in units.iter().step_by(97) {
                 assert_eq!(
-                    unit.to_string().parse::<constmove::WorkUnit>().as_ref(),
+                    unit.to_string()
+                        .parse::<constmove::deep::WorkUnit>()
+                        .as_ref(),
                     Ok(unit)
                 );
             }
@@ -179,7 +178,7 @@ fn split_merges_transpositions() {
 #[test]
 fn a_stopped_run_reports_nothing_complete() {
     let stop = AtomicBool::new(true);
-    let options = ParallelOptions::new(2).stop(&stop);
+    let options = PerftOptions::new(2).stop(&stop);
     let counted = divide_parallel(&Position::startpos(), 5, &options, &|_| {}).unwrap();
     assert_eq!(counted.moves().len(), 20);
     assert!(counted.moves().iter().all(|(_, n)| n.is_none()));
@@ -192,7 +191,7 @@ fn a_stopped_run_reports_nothing_complete() {
 fn a_stop_request_ends_even_one_huge_unit() {
     let kings: Position = "k7/8/K7/8/8/8/8/8 w - - 0 1".parse().unwrap();
     let stop = AtomicBool::new(false);
-    let options = ParallelOptions::new(1).stop(&stop);
+    let options = PerftOptions::new(1).stop(&stop);
     let started = std::time::Instant::now();
     let counted = std::thread::scope(|scope| {
         let count = scope.spawn(|| divide_parallel(&kings, 20, &options, &|_| {}).unwrap());
@@ -212,7 +211,7 @@ fn a_stop_request_ends_even_one_huge_unit() {
 #[test]
 fn progress_names_the_units_before_the_first_is_done() {
     let first = std::sync::Mutex::new(None);
-    let options = ParallelOptions::new(2);
+    let options = PerftOptions::new(2);
     divide_parallel(&Position::startpos(), 4, &options, &|progress| {
         first.lock().unwrap().get_or_insert(progress);
     })
@@ -224,7 +223,7 @@ fn progress_names_the_units_before_the_first_is_done() {
 
 #[test]
 fn work_unit_operations_may_not_repeat() {
-    let start = constmove::STARTPOS_FEN;
+    let start = constmove::fen::STARTPOS_FEN;
     for (line, operation) in [
         (format!("{start} ;count 1 ;count 2 ;depth 1"), "count"),
         (format!("{start} ;depth 1 ;count 1 ;depth 1"), "depth"),
@@ -237,7 +236,7 @@ fn work_unit_operations_may_not_repeat() {
 
 #[test]
 fn work_unit_values_are_plain_digits() {
-    let start = constmove::STARTPOS_FEN;
+    let start = constmove::fen::STARTPOS_FEN;
     for (line, operation) in [
         (format!("{start} ;count +1 ;depth 1"), "count"),
         (format!("{start} ;count 1 ;depth +1"), "depth"),
@@ -264,12 +263,12 @@ fn work_unit_fen_errors_say_invalid_fen_once() {
 
 #[test]
 fn table_alloc_errors_say_what_was_asked() {
-    let small = constmove::TableAllocError { bytes: 10 }.to_string();
+    let small = constmove::deep::TableAllocError { bytes: 10 }.to_string();
     assert!(
         small.contains("10 bytes") && small.contains("64 bytes"),
         "{small}"
     );
-    let large = constmove::TableAllocError { bytes: 1 << 40 }.to_string();
+    let large = constmove::deep::TableAllocError { bytes: 1 << 40 }.to_string();
     assert!(
         large.contains("1099511627776 bytes") && !large.contains("at least"),
         "{large}"

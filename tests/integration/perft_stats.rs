@@ -15,9 +15,10 @@
 use crate::common;
 
 use common::{XorShift, attackers};
+use constmove::deep::{StatsTable, divide_parallel_stats};
 use constmove::{
-    Backend, Board, Color, Move, MoveKind, ParallelOptions, PerftStats, Piece, Position, Square,
-    StatsTable, divide_parallel_stats, perft_stats, perft_stats_with,
+    Backend, Board, Color, Move, MoveKind, PerftOptions, PerftStats, Piece, Position, Square,
+    perft_stats, perft_stats_with,
 };
 
 /// The largest published node count checked in the normal run: about 0.56 billion leaves
@@ -241,7 +242,7 @@ fn published_stats_on_threads_and_through_a_table() {
         let position = Position::from_fen(&row.fen).expect("published FEN");
         let table = StatsTable::new(64 << 10).unwrap();
         for (threads, table) in [(2, None), (3, Some(&table))] {
-            let options = ParallelOptions::new(threads);
+            let options = PerftOptions::new(threads);
             let options = match table {
                 Some(table) => options.stats_table(table),
                 None => options,
@@ -272,7 +273,7 @@ fn start_depth8_stats_through_a_table() {
         .find(|row| row.position == "1" && row.depth == 8)
         .expect("a published row");
     let table = StatsTable::new(1 << 30).unwrap();
-    let options = ParallelOptions::new(common::worker_threads()).stats_table(&table);
+    let options = PerftOptions::new(common::worker_threads()).stats_table(&table);
     let divide = divide_parallel_stats(&Position::startpos(), 8, &options, &|_| {}).unwrap();
     let stats = divide.stats().expect("not stopped");
     let failures = row.mismatches(&stats, Backend::Auto);

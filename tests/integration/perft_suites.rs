@@ -9,7 +9,8 @@
 
 use crate::common;
 
-use constmove::{Color, FenError};
+use constmove::Color;
+use constmove::fen::FenError;
 
 use common::{
     PerftCase, PerftEntry, assert_cases, backends, check_cases, load, parse_epd,
@@ -36,7 +37,7 @@ fn checker_reports_mismatches() {
     let cases = [
         PerftCase {
             origin: "self-test".to_owned(),
-            fen: constmove::STARTPOS_FEN.to_owned(),
+            fen: constmove::fen::STARTPOS_FEN.to_owned(),
             depth: 2,
             nodes: 401,
         },
@@ -59,7 +60,7 @@ fn checker_reports_mismatches() {
             .expect("the wrong count is reported")
             .to_string();
         for needle in [
-            constmove::STARTPOS_FEN,
+            constmove::fen::STARTPOS_FEN,
             "depth 2",
             "expected 401",
             "got 400",

@@ -6,7 +6,8 @@
 //! which must never panic nor change the position.
 
 use crate::common::{self, XorShift};
-use constmove::{Move, MoveKind, Piece, Position, SanError, Square};
+use constmove::san::SanError;
+use constmove::{Move, MoveKind, Piece, Position, Square};
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -4,7 +4,8 @@
 //! listing and playing), so this binary does not compile their walks a second time.
 
 use crate::common::{load, parse_epd};
-use constmove::{Children, Generator, Move, Node, Position, StatusFlags, Walk};
+use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
+use constmove::{Move, Position};
 use std::marker::PhantomData;
 
 /// Each child of the root as a position, with the move that made it.

@@ -11,9 +11,10 @@
 //! through [`Move::new`] and the move's accessors, so the library may change its own.
 #![allow(non_camel_case_types)]
 
+use constmove::deep::{HashTable, divide_parallel, divide_parallel_stats, perft_hashed};
 use constmove::{
-    Backend, Color, HashTable, Move, MoveKind, Outcome, ParallelOptions, PerftStats, Piece,
-    Position, Square, divide_parallel, divide_parallel_stats, perft, perft_hashed, perft_stats,
+    Backend, Color, Move, MoveKind, Outcome, PerftOptions, PerftStats, Piece, Position, Square,
+    perft, perft_stats,
 };
 use core::ffi::{c_char, c_int};
 use std::ffi::CStr;
@@ -325,7 +326,7 @@ pub unsafe extern "C" fn cm_perft(
             (0 | 1, None) => Some(perft(&pos.0, depth)),
             (0 | 1, Some(table)) => perft_hashed(&pos.0, depth, Backend::Auto, table).ok(),
             (n, table) => {
-                let mut options = ParallelOptions::new(n as usize);
+                let mut options = PerftOptions::new(n as usize);
                 if let Some(table) = table {
                     options = options.table(table);
                 }
@@ -415,7 +416,7 @@ pub unsafe extern "C" fn cm_perft_stats(
         }
         let stats: Option<PerftStats> = match threads {
             0 | 1 => Some(perft_stats(&pos.0, depth)),
-            n => divide_parallel_stats(&pos.0, depth, &ParallelOptions::new(n as usize), &|_| {})
+            n => divide_parallel_stats(&pos.0, depth, &PerftOptions::new(n as usize), &|_| {})
                 .ok()
                 .and_then(|d| d.stats()),
         };
@@ -503,7 +504,7 @@ pub unsafe extern "C" fn cm_parse_uci(
                 unsafe { *mv = encode(found) };
                 CM_OK
             }
-            Err(constmove::UciMoveError::Malformed { .. }) => CM_ERR_MOVE_SYNTAX,
+            Err(constmove::uci::UciMoveError::Malformed { .. }) => CM_ERR_MOVE_SYNTAX,
             Err(_) => CM_ERR_ILLEGAL_MOVE,
         }
     })

@@ -7,10 +7,8 @@ use crate::error::{CliError, CliResult};
 use crate::progress;
 use crate::report::{Report, Setup, finish, late_exit, release, table_stats, write_report};
 use crate::workload;
-use constmove::{
-    Backend, HashTable, Move, PerftStats, Position, Progress, StatsTable, divide_parallel,
-    divide_parallel_stats,
-};
+use constmove::deep::{HashTable, Progress, StatsTable, divide_parallel, divide_parallel_stats};
+use constmove::{Backend, Move, PerftStats, Position};
 use std::io::Write;
 use std::time::Instant;
 
@@ -187,7 +185,7 @@ fn measure_stats(
 /// The report of a count that did not stop in time: no root move is known to be finished.
 fn late_report(
     start: Instant,
-    table: Option<(usize, constmove::TableStats)>,
+    table: Option<(usize, constmove::deep::TableStats)>,
     stats: Option<PerftStats>,
 ) -> Report {
     Report {

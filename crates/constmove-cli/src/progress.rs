@@ -9,7 +9,7 @@
 //! the process exits without waiting for the workers or freeing the table.
 
 use crate::interrupt;
-use constmove::Progress;
+use constmove::deep::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

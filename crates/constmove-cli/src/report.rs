@@ -4,7 +4,8 @@
 use crate::error::{CliError, CliResult};
 use crate::interrupt;
 use crate::json;
-use constmove::{Backend, HashTable, ParallelOptions, PerftStats, StatsTable, TableStats};
+use constmove::deep::{HashTable, StatsTable, TableStats};
+use constmove::{Backend, PerftOptions, PerftStats};
 use std::io::Write;
 
 /// How a count runs, shared by the position and workload modes.
@@ -60,8 +61,8 @@ impl Setup {
     }
 
     /// The library's options: the threads and backend, Ctrl-C's stop flag, and `table`.
-    pub fn options<'a>(&self, table: Option<&'a HashTable>) -> ParallelOptions<'a> {
-        let options = ParallelOptions::new(self.threads)
+    pub fn options<'a>(&self, table: Option<&'a HashTable>) -> PerftOptions<'a> {
+        let options = PerftOptions::new(self.threads)
             .backend(self.backend)
             .stop(interrupt::install());
         match table {

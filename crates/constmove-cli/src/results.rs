@@ -13,7 +13,8 @@
 use crate::error::{CliError, CliResult};
 use crate::input::{self, Bounds};
 use crate::json::{self, Value};
-use constmove::{Position, WorkUnit};
+use constmove::Position;
+use constmove::deep::WorkUnit;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::sync::Mutex;

@@ -10,7 +10,8 @@
 use crate::args::{self, SplitArgs};
 use crate::error::{CliError, CliResult};
 use crate::workload::{CLOSING, HEADER};
-use constmove::{Position, try_split};
+use constmove::Position;
+use constmove::deep::try_split;
 use std::io::Write;
 
 /// The deepest split accepted: ply 6 of the start position is 9.4 million lines (776 MB of

@@ -12,7 +12,8 @@ use crate::error::{CliError, CliResult};
 use crate::input::{self, Bounds};
 use crate::suite_file::{self, Case, Expected, LineError};
 use crate::{interrupt, json};
-use constmove::{Backend, ParallelOptions, divide_parallel};
+use constmove::deep::divide_parallel;
+use constmove::{Backend, PerftOptions};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -210,7 +211,7 @@ fn guarded_perft(
         let next = u32::try_from(ours.len()).expect("file depths are at most 128");
         let count = if below > STOPPABLE_BELOW {
             // One thread, as every other count of the suite, but one that Ctrl-C can stop.
-            let options = ParallelOptions::new(1).backend(backend).stop(stop);
+            let options = PerftOptions::new(1).backend(backend).stop(stop);
             let divide =
                 divide_parallel(&case.position, next, &options, &|_| {}).map_err(unavailable)?;
             match divide.nodes() {

@@ -12,7 +12,8 @@
 use crate::args;
 use crate::error::{CliError, CliResult};
 use crate::input::quote;
-use constmove::{Backend, HashTable, ParallelOptions, Position, divide_parallel};
+use constmove::deep::{HashTable, divide_parallel};
+use constmove::{Backend, PerftOptions, Position};
 use std::io::{BufRead, Read, Write};
 
 /// The longest command line read: a `position` with a game of a few thousand plies.
@@ -275,7 +276,7 @@ impl Session {
             }
         };
         let threads = self.threads.min(args::max_workers());
-        let options = ParallelOptions::new(threads).backend(self.backend);
+        let options = PerftOptions::new(threads).backend(self.backend);
         let options = match &table {
             Some(table) => options.table(table),
             None => options,

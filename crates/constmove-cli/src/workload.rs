@@ -13,7 +13,7 @@ use crate::input::{self, Bounds};
 use crate::report::{Report, Setup, finish, late_exit, release, table_stats, write_report};
 use crate::results::{self, ResultsLog, UnitResult};
 use crate::{args, interrupt, progress};
-use constmove::{HashTable, Progress, UnitCounted, WorkUnit, count_units_with};
+use constmove::deep::{HashTable, Progress, UnitCounted, WorkUnit, count_units_with};
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Mutex;

@@ -6,11 +6,9 @@
 //! (one copy) and become NumPy arrays in `python/constmove/__init__.py`: no `numpy` crate,
 //! so no second version to keep in step with PyO3.
 
-use constmove::{
-    Color, HashTable, History, Move, Outcome, ParallelOptions, Piece, Position, STARTPOS_FEN,
-    Square, divide_parallel, divide_parallel_stats, perft as cm_perft, perft_hashed,
-    perft_stats as cm_perft_stats,
-};
+use constmove::{Color, History, Move, Outcome, PerftOptions, Piece, Position, Square, perft as cm_perft, perft_stats as cm_perft_stats};
+use constmove::deep::{HashTable, divide_parallel, divide_parallel_stats, perft_hashed};
+use constmove::fen::STARTPOS_FEN;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -53,7 +51,7 @@ fn count(
         (1, None) => Some(cm_perft(position, depth)),
         (1, Some(table)) => perft_hashed(position, depth, Default::default(), table).ok(),
         (n, table) => {
-            let mut options = ParallelOptions::new(n);
+            let mut options = PerftOptions::new(n);
             if let Some(table) = table {
                 options = options.table(table);
             }
@@ -101,7 +99,7 @@ fn divide<'py>(
     let position = parse(fen)?;
     let threads = threads.unwrap_or(1).max(1);
     let counts: Vec<(String, Option<u64>)> = py.detach(|| {
-        divide_parallel(&position, depth, &ParallelOptions::new(threads), &|_| {})
+        divide_parallel(&position, depth, &PerftOptions::new(threads), &|_| {})
             .map(|d| {
                 d.moves()
                     .iter()
@@ -139,7 +137,7 @@ fn perft_stats<'py>(
         if threads == 1 {
             Some(cm_perft_stats(&position, depth))
         } else {
-            divide_parallel_stats(&position, depth, &ParallelOptions::new(threads), &|_| {})
+            divide_parallel_stats(&position, depth, &PerftOptions::new(threads), &|_| {})
                 .ok()
                 .and_then(|d| d.stats())
         }
