@@ -21,7 +21,7 @@ mod common;
 mod visitor_perft;
 
 use common::{make_every_move, published};
-use constmove::{Backend, Position, perft_with};
+use constmove::{Backend, PerftOptions, Position};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 use std::hint::black_box;
 
@@ -63,7 +63,10 @@ fn case(id: &str, depth: u32, backend: Backend) -> Case {
 #[bench::position6_d4_pext(args = ("6", 4, Backend::Pext), setup = case)]
 #[bench::position6_d4_magic(args = ("6", 4, Backend::Magic), setup = case)]
 fn perft(case: Case) -> u64 {
-    let nodes = perft_with(black_box(&case.position), case.depth, case.backend).unwrap();
+    let nodes = PerftOptions::new()
+        .backend(case.backend)
+        .perft(black_box(&case.position), case.depth)
+        .unwrap();
     assert_eq!(nodes, case.expected);
     nodes
 }
@@ -81,7 +84,10 @@ fn fen(id: &str, backend: Backend) -> (String, Backend) {
 fn fen_and_dispatch(input: (String, Backend)) -> u64 {
     let (text, backend) = input;
     let position = Position::from_fen(black_box(&text)).expect("valid FEN");
-    perft_with(&position, 1, backend).unwrap()
+    PerftOptions::new()
+        .backend(backend)
+        .perft(&position, 1)
+        .unwrap()
 }
 
 // examples/visitor_perft.rs: the public walk, bulk-counting at the last ply.

@@ -24,7 +24,7 @@ fn parallel(c: &mut Criterion) {
         .throughput(Throughput::Elements(nodes));
     for threads in [1, 2] {
         group.bench_function(format!("start-d7-threads{threads}"), |b| {
-            let options = PerftOptions::new(threads);
+            let options = PerftOptions::new().threads(threads);
             b.iter(|| {
                 let counted = divide_parallel(&start, depth, &options, &|_| {}).unwrap();
                 assert_eq!(counted.nodes(), Some(nodes));
@@ -35,7 +35,7 @@ fn parallel(c: &mut Criterion) {
         b.iter(|| {
             // A fresh table each time: a warm one would answer from the previous iteration.
             let table = HashTable::new(256 << 20).unwrap();
-            let options = PerftOptions::new(2).table(&table);
+            let options = PerftOptions::new().threads(2).table(&table);
             let counted = divide_parallel(&start, depth, &options, &|_| {}).unwrap();
             assert_eq!(counted.nodes(), Some(nodes));
         });

@@ -20,7 +20,7 @@ mod common;
 mod visitor_perft;
 
 use common::{fischer, published};
-use constmove::{Backend, Position, perft_with};
+use constmove::{Backend, PerftOptions, Position};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -89,7 +89,9 @@ fn perft_benches(c: &mut Criterion) {
         let auto = Backend::Auto.resolve().expect("auto always resolves");
         group.bench_function(format!("constmove-auto({auto})"), |b| {
             b.iter(|| {
-                let nodes = perft_with(black_box(&position), depth, Backend::Auto).unwrap();
+                let nodes = PerftOptions::new()
+                    .perft(black_box(&position), depth)
+                    .unwrap();
                 assert_eq!(nodes, expected, "{name} on auto");
                 nodes
             })
@@ -101,7 +103,10 @@ fn perft_benches(c: &mut Criterion) {
             }
             group.bench_function(format!("constmove-{backend}"), |b| {
                 b.iter(|| {
-                    let nodes = perft_with(black_box(&position), depth, backend).unwrap();
+                    let nodes = PerftOptions::new()
+                        .backend(backend)
+                        .perft(black_box(&position), depth)
+                        .unwrap();
                     assert_eq!(nodes, expected, "{name} on {backend}");
                     nodes
                 })
@@ -200,7 +205,7 @@ fn chess960_benches(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 for (position, nodes) in set {
-                    let got = perft_with(black_box(position), 5, Backend::Auto).unwrap();
+                    let got = PerftOptions::new().perft(black_box(position), 5).unwrap();
                     assert_eq!(got, *nodes, "{position}");
                 }
             })
@@ -225,7 +230,7 @@ fn chess960_benches(c: &mut Criterion) {
     ] {
         group.bench_function(name, |b| {
             b.iter(|| {
-                let got = perft_with(black_box(position), 5, Backend::Auto).unwrap();
+                let got = PerftOptions::new().perft(black_box(position), 5).unwrap();
                 assert_eq!(got, start_nodes);
             })
         });
@@ -306,11 +311,11 @@ fn broad_sample() -> Vec<(String, Position, u32, u64)> {
             // Deeper while the last ply's branching factor says the next depth stays under
             // the limit: never counts the depth that would pass it.
             let (mut depth, mut before, mut leaves) =
-                (1, 1, perft_with(&position, 1, Backend::Auto).unwrap());
+                (1, 1, PerftOptions::new().perft(&position, 1).unwrap());
             while leaves * leaves / before <= BROAD_MAX_LEAVES {
                 depth += 1;
                 before = leaves;
-                leaves = perft_with(&position, depth, Backend::Auto).unwrap();
+                leaves = PerftOptions::new().perft(&position, depth).unwrap();
             }
             let fen = position.to_string();
             let cozy = cozy_chess::Board::from_fen(&fen, false).expect("cozy FEN");
@@ -346,7 +351,10 @@ fn broad_benches(c: &mut Criterion) {
             group.bench_function(format!("{set_name}/constmove-{backend}"), |b| {
                 b.iter(|| {
                     for (name, position, depth, nodes) in set {
-                        let got = perft_with(black_box(position), *depth, backend).unwrap();
+                        let got = PerftOptions::new()
+                            .backend(backend)
+                            .perft(black_box(position), *depth)
+                            .unwrap();
                         assert_eq!(got, *nodes, "{name} on {backend} against cozy-chess");
                     }
                 })

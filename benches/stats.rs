@@ -9,7 +9,7 @@
 mod common;
 
 use common::published;
-use constmove::{Backend, Position, perft_stats_with, perft_with};
+use constmove::{Backend, PerftOptions, Position};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -42,14 +42,20 @@ fn stats_benches(c: &mut Criterion) {
             }
             group.bench_function(format!("perft-{backend}"), |b| {
                 b.iter(|| {
-                    let got = perft_with(black_box(&position), depth, backend).unwrap();
+                    let got = PerftOptions::new()
+                        .backend(backend)
+                        .perft(black_box(&position), depth)
+                        .unwrap();
                     assert_eq!(got, nodes, "{name} on {backend}");
                     got
                 })
             });
             group.bench_function(format!("perft_stats-{backend}"), |b| {
                 b.iter(|| {
-                    let stats = perft_stats_with(black_box(&position), depth, backend).unwrap();
+                    let stats = PerftOptions::new()
+                        .backend(backend)
+                        .perft_stats(black_box(&position), depth)
+                        .unwrap();
                     for (cell, (field, got)) in cells.iter().zip(stats.fields()) {
                         if let Some(expected) = cell {
                             assert_eq!(got, *expected, "{name} {field} on {backend}");

@@ -16,21 +16,24 @@
 //! re-entrant. The core is `no_std` (its errors implement `core::error::Error`). The `alloc`
 //! feature adds, without `std`, the repetition [`History`] (in `src/position/draws.rs`),
 //! [`Position::san`] and `to_string` (`alloc::string::ToString`). The `std` feature
-//! (default; includes `alloc`) adds what needs threads: parallel perft ([`divide_parallel`],
-//! in `src/deep/parallel.rs`), the shared transposition table ([`HashTable`],
-//! [`perft_hashed`], in `src/deep/hash_table.rs`) and work units for other machines
-//! ([`split`], [`WorkUnit`], in `src/deep/workload.rs`).
+//! (default; includes `alloc`) adds [`PerftOptions`] and the [`deep`] module, what needs
+//! threads: parallel perft ([`divide_parallel`], in `src/deep/parallel.rs`), the shared
+//! transposition table ([`HashTable`], in `src/deep/hash_table.rs`) and work units for other
+//! machines ([`split`], [`WorkUnit`], in `src/deep/workload.rs`).
 //!
 //! # Guide
 //!
 //! ## Perft and divide
 //! ```
-//! use constmove::{divide, perft, perft_with, Backend, Position};
+//! use constmove::{divide, perft, Backend, PerftOptions, Position};
 //! let start = Position::startpos();
 //! assert_eq!(perft(&start, 5), 4_865_609);
 //! // Force a backend (`Backend::Pext` is an error on a CPU without BMI2).
-//! assert_eq!(perft_with(&start, 4, Backend::Magic), Ok(197_281));
-//! let per_move = divide(&start, 2, Backend::Auto).unwrap();
+//! let magic = start.clone().with_backend(Backend::Magic).unwrap();
+//! assert_eq!(perft(&magic, 4), 197_281);
+//! // Threads, tables and a stop flag: one options type (std).
+//! assert_eq!(PerftOptions::new().threads(2).perft(&start, 4), Ok(197_281));
+//! let per_move = divide(&start, 2);
 //! assert_eq!(per_move.len(), 20);
 //! assert_eq!(per_move.total(), 400);
 //! ```
@@ -194,7 +197,7 @@
 //! use constmove::deep::{count_units_with, split, HashTable};
 //! let units = split(&Position::startpos(), 5, 2);
 //! let table = HashTable::new(1 << 20).unwrap().key_seed(2);
-//! let options = PerftOptions::new(2).table(&table);
+//! let options = PerftOptions::new().threads(2).table(&table);
 //! let counts = count_units_with(&units, &options, &|_| {}, &|_| {}).unwrap();
 //! let total: u128 = units.iter().zip(&counts).map(|(u, n)| u.weighted(n.unwrap())).sum();
 //! assert_eq!(total, 4_865_609);
@@ -208,7 +211,6 @@
 //! [`divide_parallel`]: deep::divide_parallel
 //! [`HashTable`]: deep::HashTable
 //! [`HashTable::key_seed`]: deep::HashTable::key_seed
-//! [`perft_hashed`]: deep::perft_hashed
 //! [`split`]: deep::split
 //! [`WorkUnit`]: deep::WorkUnit
 //! [`WorkUnit::weighted`]: deep::WorkUnit::weighted
@@ -231,13 +233,13 @@ pub use base::chess_move::{Move, MoveKind};
 pub use base::types::{Bitboard, Color, ParseSquareError, Piece, Square, Squares};
 pub use count::stats::PerftStats;
 #[cfg(feature = "std")]
-pub use deep::parallel::PerftOptions;
+pub use deep::options::{PerftError, PerftOptions};
 pub use position::attacks;
 pub use position::castling::CastlingRights;
 #[cfg(feature = "alloc")]
 pub use position::draws::History;
 pub use position::moves::{MAX_MOVES, MoveCounts, MoveList};
-pub use position::perft::{divide, perft, perft_stats, perft_stats_with, perft_with};
+pub use position::perft::{divide, perft, perft_stats};
 pub use position::zobrist;
 pub use position::{Outcome, Position};
 pub use slider::{Backend, BackendUnavailable, ParseBackendError};

@@ -1,6 +1,6 @@
 //! Hashed perft: a lock-free table of subtree counts shared by threads ([`HashTable`]), the
 //! 128-bit Zobrist keys it is indexed and checked by, and the recursion that probes it
-//! ([`perft_hashed`]).
+//! (`perft_hashed_resolved`, counted through [`crate::PerftOptions::table`]).
 //!
 //! **Keys.** Each position has two independent 64-bit Zobrist keys, drawn from two
 //! streams of random numbers: the first picks the bucket, the second is stored in the entry
@@ -24,7 +24,7 @@ use crate::deep::memory::{Zeroable, ZeroedMemory};
 use crate::generator::entry::{Engine, EngineOp, with_engine};
 use crate::position::Position;
 use crate::position::perft::perft_resolved;
-use crate::slider::{Backend, BackendUnavailable, Resolved};
+use crate::slider::Resolved;
 use core::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -218,11 +218,11 @@ unsafe impl Zeroable for Bucket {}
 ///
 /// # Examples
 /// ```
-/// use constmove::{Backend, Position};
-/// use constmove::deep::{perft_hashed, HashTable};
+/// use constmove::deep::HashTable;
+/// use constmove::{PerftOptions, Position};
 /// let table = HashTable::new(1 << 20).unwrap();
 /// assert_eq!(table.bytes(), 1 << 20);
-/// let nodes = perft_hashed(&Position::startpos(), 5, Backend::Auto, &table).unwrap();
+/// let nodes = PerftOptions::new().table(&table).perft(&Position::startpos(), 5).unwrap();
 /// assert_eq!(nodes, 4_865_609);
 /// assert!(table.stats().hits > 0);
 /// ```
@@ -317,11 +317,12 @@ impl HashTable {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Backend, Position};
-    /// use constmove::deep::{perft_hashed, HashTable};
+    /// use constmove::Position;
+    /// use constmove::deep::HashTable;
+    /// use constmove::PerftOptions;
     /// let table = HashTable::new(1 << 20).unwrap().key_seed(7);
     /// assert_eq!(table.seed(), 7);
-    /// assert_eq!(perft_hashed(&Position::startpos(), 5, Backend::Auto, &table), Ok(4_865_609));
+    /// assert_eq!(PerftOptions::new().table(&table).perft(&Position::startpos(), 5), Ok(4_865_609));
     /// ```
     pub fn key_seed(mut self, seed: u64) -> HashTable {
         self.keys = TableKeys::boxed(seed);
@@ -377,10 +378,11 @@ impl HashTable {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{Backend, Position};
-    /// use constmove::deep::{perft_hashed, HashTable};
+    /// use constmove::Position;
+    /// use constmove::deep::HashTable;
+    /// use constmove::PerftOptions;
     /// let table = HashTable::new(1 << 20).unwrap().verify_every(10);
-    /// perft_hashed(&Position::startpos(), 5, Backend::Auto, &table).unwrap();
+    /// PerftOptions::new().table(&table).perft(&Position::startpos(), 5).unwrap();
     /// let stats = table.stats();
     /// assert!(stats.verified > 0 && stats.mismatches == 0);
     /// ```
@@ -514,32 +516,8 @@ pub(crate) fn positions_up_to(position: &Position, plies: u32) -> f64 {
 // The hashed recursion
 
 /// [`crate::perft`] with subtree counts cached in `table` (which may be shared with other
-/// threads and kept between calls: entries are keyed by position and depth).
-///
-/// # Examples
-/// ```
-/// use constmove::{Backend, Position};
-/// use constmove::deep::{perft_hashed, HashTable};
-/// let table = HashTable::new(4 << 20).unwrap();
-/// let kiwipete: Position =
-///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
-/// assert_eq!(perft_hashed(&kiwipete, 4, Backend::Auto, &table), Ok(4_085_603));
-/// ```
-pub fn perft_hashed(
-    position: &Position,
-    depth: u32,
-    backend: Backend,
-    table: &HashTable,
-) -> Result<u64, BackendUnavailable> {
-    Ok(perft_hashed_resolved(
-        position,
-        depth,
-        Resolved::new(backend)?,
-        table,
-    ))
-}
-
-/// [`perft_hashed`] on a backend already resolved.
+/// threads and kept between calls: entries are keyed by position and depth), on a backend
+/// already resolved: the body of [`crate::PerftOptions::table`]'s counts.
 pub(crate) fn perft_hashed_resolved(
     position: &Position,
     depth: u32,

@@ -10,128 +10,15 @@
 use crate::base::chess_move::Move;
 use crate::count::stats::PerftStats;
 use crate::deep::hash_table::{HashTable, TableStats, perft_hashed_resolved};
+use crate::deep::options::PerftOptions;
 use crate::deep::stats_table::StatsTable;
 use crate::deep::workload::{WorkUnit, split};
 use crate::position::Position;
 use crate::position::perft::{perft_resolved, stats_resolved};
-use crate::slider::{Backend, BackendUnavailable, Resolved};
+use crate::slider::{BackendUnavailable, Resolved};
 use core::ops::AddAssign;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-/// How a parallel count runs: threads, backend and an optional stop flag.
-///
-/// # Examples
-/// ```
-/// use constmove::{Backend, PerftOptions, Position};
-/// use constmove::deep::{count_units, split};
-/// let options = PerftOptions::new(2).backend(Backend::Magic);
-/// let units = split(&Position::startpos(), 3, 1);
-/// let counts = count_units(&units, &options, &|_| {}).unwrap();
-/// assert_eq!(counts.iter().map(|n| n.unwrap()).sum::<u64>(), 8_902);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct PerftOptions<'a> {
-    threads: usize,
-    backend: Backend,
-    stop: Option<&'a AtomicBool>,
-    table: Option<&'a HashTable>,
-    stats_table: Option<&'a StatsTable>,
-}
-
-impl<'a> PerftOptions<'a> {
-    /// `threads` worker threads (at least one), the automatic backend, no stop flag.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::PerftOptions;
-    /// assert_eq!(PerftOptions::new(0).threads(), 1);
-    /// ```
-    pub fn new(threads: usize) -> PerftOptions<'a> {
-        PerftOptions {
-            threads: threads.max(1),
-            backend: Backend::Auto,
-            stop: None,
-            table: None,
-            stats_table: None,
-        }
-    }
-
-    /// The number of worker threads.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::PerftOptions;
-    /// assert_eq!(PerftOptions::new(3).threads(), 3);
-    /// ```
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
-    /// Counts on `backend`.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::{Backend, PerftOptions};
-    /// let options = PerftOptions::new(1).backend(Backend::Magic);
-    /// # let _ = options;
-    /// ```
-    pub fn backend(mut self, backend: Backend) -> PerftOptions<'a> {
-        self.backend = backend;
-        self
-    }
-
-    /// The count stops soon after `stop` is set (e.g. from a Ctrl-C handler): workers take
-    /// no new unit, and a unit deeper than five plies is abandoned between two of its
-    /// subtrees, so even one huge unit stops within a fraction of a second. Abandoned units
-    /// are reported as not counted.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::{PerftOptions, Position};
-    /// use constmove::deep::divide_parallel;
-    /// use std::sync::atomic::AtomicBool;
-    /// let stop = AtomicBool::new(true);
-    /// let options = PerftOptions::new(2).stop(&stop);
-    /// let divide = divide_parallel(&Position::startpos(), 4, &options, &|_| {}).unwrap();
-    /// assert_eq!(divide.nodes(), None); // stopped before the first unit
-    /// ```
-    pub fn stop(mut self, stop: &'a AtomicBool) -> PerftOptions<'a> {
-        self.stop = Some(stop);
-        self
-    }
-
-    /// Counts every unit through `table` ([`crate::deep::perft_hashed`]), shared by the threads.
-    ///
-    /// # Examples
-    /// ```
-    /// use constmove::{PerftOptions, Position};
-    /// use constmove::deep::{divide_parallel, HashTable};
-    /// let table = HashTable::new(1 << 20).unwrap();
-    /// let options = PerftOptions::new(2).table(&table);
-    /// let divide = divide_parallel(&Position::startpos(), 5, &options, &|_| {}).unwrap();
-    /// assert_eq!(divide.nodes(), Some(4_865_609));
-    /// assert!(table.stats().hits > 0);
-    /// ```
-    pub fn table(mut self, table: &'a HashTable) -> PerftOptions<'a> {
-        self.table = Some(table);
-        self
-    }
-
-    /// Counts the statistics of [`divide_parallel_stats`] through `table`, shared by the
-    /// threads (node counts use [`PerftOptions::table`]).
-    ///
-    /// # Examples
-    /// See [`StatsTable`].
-    pub fn stats_table(mut self, table: &'a StatsTable) -> PerftOptions<'a> {
-        self.stats_table = Some(table);
-        self
-    }
-
-    fn stopped(&self) -> bool {
-        self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
-    }
-}
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Where a parallel count stands, handed to the progress callback once before the first
 /// unit and after each unit.
@@ -317,7 +204,7 @@ fn count_stoppable<C: UnitCount>(
 }
 
 /// Counts every unit's perft (unweighted: `perft(position, depth)`, not times its count) on
-/// `options.threads()` threads; `None` for units not counted because the stop flag was set.
+/// `options.thread_count()` threads; `None` for units not counted because the stop flag was set.
 /// `on_unit` runs on the worker thread that finished a unit. Units are taken in the order
 /// given.
 ///
@@ -326,7 +213,7 @@ fn count_stoppable<C: UnitCount>(
 /// use constmove::{PerftOptions, Position};
 /// use constmove::deep::{count_units, split};
 /// let units = split(&Position::startpos(), 5, 2);
-/// let counts = count_units(&units, &PerftOptions::new(2), &|_| {}).unwrap();
+/// let counts = count_units(&units, &PerftOptions::new().threads(2), &|_| {}).unwrap();
 /// let total: u64 = units.iter().zip(&counts).map(|(u, n)| u.count * n.unwrap()).sum();
 /// assert_eq!(total, 4_865_609);
 /// ```
@@ -365,7 +252,7 @@ pub struct UnitCounted {
 /// let units = split(&Position::startpos(), 4, 2);
 /// let finished = Mutex::new(Vec::new());
 /// let on_counted = |unit: constmove::deep::UnitCounted| finished.lock().unwrap().push(unit);
-/// count_units_with(&units, &PerftOptions::new(2), &|_| {}, &on_counted).unwrap();
+/// count_units_with(&units, &PerftOptions::new().threads(2), &|_| {}, &on_counted).unwrap();
 /// let finished = finished.into_inner().unwrap();
 /// assert_eq!(finished.len(), units.len());
 /// let total: u128 = finished.iter().map(|f| units[f.index].weighted(f.nodes)).sum();
@@ -400,7 +287,7 @@ pub fn count_units_with(
 /// ```
 /// use constmove::{PerftOptions, Position};
 /// use constmove::deep::divide_parallel;
-/// let divide = divide_parallel(&Position::startpos(), 3, &PerftOptions::new(2), &|_| {})
+/// let divide = divide_parallel(&Position::startpos(), 3, &PerftOptions::new().threads(2), &|_| {})
 ///     .unwrap();
 /// assert_eq!(divide.moves().len(), 20);
 /// assert_eq!(divide.nodes(), Some(8_902));
@@ -444,7 +331,7 @@ impl ParallelDivide<u64> {
     /// ```
     /// use constmove::{PerftOptions, Position};
     /// use constmove::deep::divide_parallel;
-    /// let options = PerftOptions::new(1);
+    /// let options = PerftOptions::new();
     /// let divide = divide_parallel(&Position::startpos(), 0, &options, &|_| {}).unwrap();
     /// assert_eq!((divide.moves().len(), divide.nodes()), (0, Some(1)));
     /// ```
@@ -463,7 +350,7 @@ impl ParallelDivide<PerftStats> {
     /// use constmove::{perft_stats, PerftOptions, Position};
     /// use constmove::deep::divide_parallel_stats;
     /// let start = Position::startpos();
-    /// let options = PerftOptions::new(2);
+    /// let options = PerftOptions::new().threads(2);
     /// let divide = divide_parallel_stats(&start, 4, &options, &|_| {}).unwrap();
     /// assert_eq!(divide.stats(), Some(perft_stats(&start, 4)));
     /// let (_, stats) = divide.moves().iter().find(|(mv, _)| mv.to_string() == "e2e4").unwrap();
@@ -480,7 +367,7 @@ fn split_ply(depth: u32) -> u32 {
     if depth >= 8 { 3 } else { depth.min(2) }
 }
 
-/// [`crate::divide`] on `options.threads()` threads: the perft of each root move, counted
+/// [`crate::divide`] on `options.thread_count()` threads: the perft of each root move, counted
 /// from work units a few plies deep (see the module docs). `on_unit` reports progress.
 ///
 /// # Examples
@@ -489,7 +376,7 @@ fn split_ply(depth: u32) -> u32 {
 /// use constmove::deep::divide_parallel;
 /// let kiwipete: Position =
 ///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
-/// let divide = divide_parallel(&kiwipete, 3, &PerftOptions::new(2), &|_| {}).unwrap();
+/// let divide = divide_parallel(&kiwipete, 3, &PerftOptions::new().threads(2), &|_| {}).unwrap();
 /// assert_eq!(divide.nodes(), Some(97_862));
 /// ```
 pub fn divide_parallel(
@@ -512,7 +399,7 @@ pub fn divide_parallel(
     ))
 }
 
-/// [`crate::perft_stats`] of each root move on `options.threads()` threads, as
+/// [`crate::perft_stats`] of each root move on `options.thread_count()` threads, as
 /// [`divide_parallel`] counts nodes: the statistics are sums over work units, so they are
 /// those of one thread. Uses [`PerftOptions::stats_table`] if set.
 ///
@@ -522,7 +409,7 @@ pub fn divide_parallel(
 /// use constmove::deep::divide_parallel_stats;
 /// let kiwipete: Position =
 ///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
-/// let divide = divide_parallel_stats(&kiwipete, 3, &PerftOptions::new(2), &|_| {}).unwrap();
+/// let divide = divide_parallel_stats(&kiwipete, 3, &PerftOptions::new().threads(2), &|_| {}).unwrap();
 /// let stats = divide.stats().unwrap();
 /// assert_eq!((stats.nodes, stats.captures, stats.checks), (97_862, 17_102, 993));
 /// ```

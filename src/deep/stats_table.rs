@@ -32,7 +32,7 @@ unsafe impl Zeroable for Slot {}
 /// use constmove::{perft_stats, PerftOptions, Position};
 /// use constmove::deep::{divide_parallel_stats, StatsTable};
 /// let table = StatsTable::new(1 << 20).unwrap();
-/// let options = PerftOptions::new(2).stats_table(&table);
+/// let options = PerftOptions::new().threads(2).stats_table(&table);
 /// let pos: Position = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".parse().unwrap();
 /// let divide = divide_parallel_stats(&pos, 6, &options, &|_| {}).unwrap();
 /// assert_eq!(divide.stats(), Some(perft_stats(&pos, 6)));

@@ -274,8 +274,8 @@ impl fmt::Debug for MoveList {
 ///
 /// # Examples
 /// ```
-/// use constmove::{divide, Backend, Position};
-/// let counts = divide(&Position::startpos(), 1, Backend::Magic).unwrap();
+/// use constmove::{divide, Position};
+/// let counts = divide(&Position::startpos(), 1);
 /// assert!(counts.iter().all(|&(_, n)| n == 1));
 /// assert_eq!(counts.total(), 20);
 /// ```
@@ -320,8 +320,8 @@ impl MoveCounts {
     ///
     /// # Examples
     /// ```
-    /// use constmove::{divide, Backend, Position};
-    /// assert_eq!(divide(&Position::startpos(), 2, Backend::Auto).unwrap().total(), 400);
+    /// use constmove::{divide, Position};
+    /// assert_eq!(divide(&Position::startpos(), 2).total(), 400);
     /// ```
     pub fn total(&self) -> u64 {
         self.iter().map(|&(_, n)| n).sum()

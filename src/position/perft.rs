@@ -12,11 +12,12 @@ use crate::generator::entry::{Engine, RootOp, at_root};
 use crate::generator::visitor::{VisitOp, Visitor};
 use crate::position::Position;
 use crate::position::moves::MoveCounts;
-use crate::slider::{Backend, BackendUnavailable, Resolved};
+use crate::slider::Resolved;
 use core::marker::PhantomData;
 
 /// The number of leaves of the legal move tree `depth` plies deep (`1` at depth 0), on the
-/// fastest backend for this CPU.
+/// position's backend (the fastest for this CPU unless [`Position::with_backend`] chose
+/// one; `PerftOptions` for threads or a table).
 ///
 /// # Examples
 /// ```
@@ -27,24 +28,7 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     perft_resolved(position, depth, position.engine)
 }
 
-/// [`perft`] on a chosen backend; an error when `backend` is `Pext` on a CPU without BMI2.
-///
-/// # Examples
-/// ```
-/// use constmove::{perft_with, Backend, Position};
-/// let kiwipete: Position =
-///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
-/// assert_eq!(perft_with(&kiwipete, 3, Backend::Magic), Ok(97_862));
-/// ```
-pub fn perft_with(
-    position: &Position,
-    depth: u32,
-    backend: Backend,
-) -> Result<u64, BackendUnavailable> {
-    Ok(perft_resolved(position, depth, Resolved::new(backend)?))
-}
-
-/// [`perft_with`] on a backend already resolved (no CPU check per call).
+/// [`perft`] on a backend already resolved (no CPU check per call).
 pub(crate) fn perft_resolved(position: &Position, depth: u32, backend: Resolved) -> u64 {
     at_root(
         backend,
@@ -68,34 +52,35 @@ impl RootOp for PerftRoot<'_> {
     }
 }
 
-/// [`perft`] of each legal root move, in the order [`Position::legal_moves`] lists them.
-/// At depth 0 there are no root moves and the list is empty.
+/// [`perft`] of each legal root move, in the order [`Position::legal_moves`] lists them,
+/// on the position's backend ([`Position::with_backend`]; `PerftOptions` for threads or a
+/// table). At depth 0 there are no root moves and the list is empty.
 ///
 /// # Examples
 /// ```
-/// use constmove::{divide, Backend, Position};
-/// let counts = divide(&Position::startpos(), 3, Backend::Auto).unwrap();
+/// use constmove::{divide, Position};
+/// let counts = divide(&Position::startpos(), 3);
 /// assert_eq!(counts.len(), 20);
 /// assert_eq!(counts.iter().map(|(_, n)| n).sum::<u64>(), 8_902);
 /// let e2e4 = counts.iter().find(|(mv, _)| mv.to_string() == "e2e4").unwrap();
 /// assert_eq!(e2e4.1, 600);
 /// ```
-pub fn divide(
-    position: &Position,
-    depth: u32,
-    backend: Backend,
-) -> Result<MoveCounts, BackendUnavailable> {
-    let backend = Resolved::new(backend)?;
+pub fn divide(position: &Position, depth: u32) -> MoveCounts {
+    divide_resolved(position, depth, position.engine)
+}
+
+/// [`divide`] on a backend already resolved.
+pub(crate) fn divide_resolved(position: &Position, depth: u32, backend: Resolved) -> MoveCounts {
     let mut counts = MoveCounts::new();
     if depth == 0 {
-        return Ok(counts);
+        return counts;
     }
     for mv in position.legal_moves().iter().copied() {
         let mut child = position.clone();
         child.play_unchecked(mv);
         counts.push(mv, perft_resolved(&child, depth - 1, backend));
     }
-    Ok(counts)
+    counts
 }
 
 /// [`PerftStats`] of the legal move tree `depth` plies deep, on the fastest backend for
@@ -112,26 +97,7 @@ pub fn perft_stats(position: &Position, depth: u32) -> PerftStats {
     stats_resolved(position, depth, position.engine)
 }
 
-/// [`perft_stats`] on a chosen backend; an error when `backend` is `Pext` on a CPU without
-/// BMI2.
-///
-/// # Examples
-/// ```
-/// use constmove::{perft_stats_with, Backend, Position};
-/// let kiwipete: Position =
-///     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
-/// let stats = perft_stats_with(&kiwipete, 2, Backend::Magic).unwrap();
-/// assert_eq!((stats.nodes, stats.captures, stats.castles, stats.checks), (2_039, 351, 91, 3));
-/// ```
-pub fn perft_stats_with(
-    position: &Position,
-    depth: u32,
-    backend: Backend,
-) -> Result<PerftStats, BackendUnavailable> {
-    Ok(stats_resolved(position, depth, Resolved::new(backend)?))
-}
-
-/// [`perft_stats_with`] on a backend already resolved.
+/// [`perft_stats`] on a backend already resolved.
 pub(crate) fn stats_resolved(position: &Position, depth: u32, backend: Resolved) -> PerftStats {
     if depth == 0 {
         return PerftStats {

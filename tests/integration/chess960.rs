@@ -6,8 +6,8 @@
 use crate::common;
 
 use common::{PerftEntry, assert_cases, parse_epd, select_cases};
-use constmove::deep::{HashTable, count_units, divide_parallel, perft_hashed, split};
-use constmove::{Backend, MoveKind, PerftOptions, Position, perft_stats};
+use constmove::deep::{HashTable, count_units, divide_parallel, split};
+use constmove::{MoveKind, PerftOptions, Position, perft_stats};
 
 /// The castling cases: hand-made (shields, swaps, kings that do not move, attacked and
 /// blocked paths, double Chess960) and random castling-heavy positions, depths 1-4.
@@ -46,11 +46,11 @@ fn castling_cases_through_every_path() {
         assert_eq!(depth, 4, "{}", entry.fen);
         let fen = &entry.fen;
         assert_eq!(
-            perft_hashed(&position, depth, Backend::Auto, &table),
+            PerftOptions::new().table(&table).perft(&position, depth),
             Ok(nodes),
             "{fen}: table"
         );
-        let options = PerftOptions::new(2).table(&table);
+        let options = PerftOptions::new().threads(2).table(&table);
         let divide = divide_parallel(&position, depth, &options, &|_| {}).unwrap();
         assert_eq!(divide.nodes(), Some(nodes), "{fen}: threads and table");
         let units = split(&position, depth, 2);
@@ -59,7 +59,7 @@ fn castling_cases_through_every_path() {
             let again: Position = unit.position.to_string().parse().unwrap();
             assert_eq!(again, unit.position, "{fen}: unit {}", unit.position);
         }
-        let counts = count_units(&units, &PerftOptions::new(2), &|_| {}).unwrap();
+        let counts = count_units(&units, &PerftOptions::new().threads(2), &|_| {}).unwrap();
         let total: u64 = units
             .iter()
             .zip(&counts)

@@ -6,7 +6,7 @@
 //! and every loader panics when a file is missing or yields no entries, so a test can never
 //! pass by checking nothing.
 
-use constmove::{Backend, Board, Color, Piece, Position, Square, perft_with};
+use constmove::{Backend, Board, Color, PerftOptions, Piece, Position, Square};
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -348,7 +348,9 @@ pub fn check_cases(cases: &[PerftCase], backends: &[Backend]) -> CheckReport {
                     let case = &cases[index];
                     let got = match Position::from_fen(&case.fen) {
                         Err(err) => Err(format!("FEN rejected: {err}")),
-                        Ok(position) => perft_with(&position, case.depth, backend)
+                        Ok(position) => PerftOptions::new()
+                            .backend(backend)
+                            .perft(&position, case.depth)
                             .map_err(|err| err.to_string()),
                     };
                     local.checked += 1;

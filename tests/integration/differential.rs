@@ -14,9 +14,7 @@
 //! by descending with `legal_moves`/`play` and a counting visitor at the last ply.
 
 use constmove::walk::{StatusFlags, Visitor};
-use constmove::{
-    Backend, Board, Color, Move, MoveKind, Piece, Position, Square, divide, perft_with,
-};
+use constmove::{Backend, Board, Color, Move, MoveKind, PerftOptions, Piece, Position, Square};
 use std::collections::BTreeMap;
 
 use crate::common;
@@ -571,10 +569,11 @@ fn explain_perft_mismatch(fen: &str, depth: u32, backend: Backend) -> String {
     while depth >= 1 {
         let pos = Position::from_fen(&fen).unwrap();
         let reference = RefPos::from_fen(&fen);
-        let ours: BTreeMap<String, u64> = match divide(&pos, depth, backend) {
-            Ok(counts) => counts.iter().map(|(mv, n)| (mv.to_string(), *n)).collect(),
-            Err(err) => return format!("{report}divide failed: {err}"),
-        };
+        let ours: BTreeMap<String, u64> =
+            match PerftOptions::new().backend(backend).divide(&pos, depth) {
+                Ok(counts) => counts.iter().map(|(mv, n)| (mv.to_string(), *n)).collect(),
+                Err(err) => return format!("{report}divide failed: {err}"),
+            };
         let theirs: BTreeMap<String, u64> = reference
             .legal_moves()
             .into_iter()
@@ -924,7 +923,7 @@ fn check_perft(pos: &Position, reference: &RefPos, backends: &[Backend], failure
     for (depth, &nodes) in (1..=PERFT_DEPTH).zip(&expected) {
         let leaves = (depth >= 2).then(|| visited_leaves(pos, depth));
         for &backend in backends {
-            let got = perft_with(pos, depth, backend);
+            let got = PerftOptions::new().backend(backend).perft(pos, depth);
             failures.check(got == Ok(nodes), || {
                 format!(
                     "{fen:?} depth {depth} backend {backend}: reference {nodes}, constmove \

@@ -51,7 +51,7 @@ fn cpw_cases() -> Vec<(Position, String, u32, u64)> {
 fn parallel_perft_matches_cpw_counts_with_any_thread_count() {
     for (position, fen, depth, nodes) in cpw_cases() {
         for threads in THREADS {
-            let options = PerftOptions::new(threads);
+            let options = PerftOptions::new().threads(threads);
             let counted = divide_parallel(&position, depth, &options, &|_| {}).unwrap();
             assert_eq!(
                 counted.nodes(),
@@ -70,7 +70,7 @@ fn hashed_parallel_perft_matches_cpw_counts() {
     let table = HashTable::new(64 << 10).unwrap().verify_every(50);
     for (position, fen, depth, nodes) in cpw_cases() {
         for threads in [1, 2] {
-            let options = PerftOptions::new(threads).table(&table);
+            let options = PerftOptions::new().threads(threads).table(&table);
             let counted = divide_parallel(&position, depth, &options, &|_| {}).unwrap();
             assert_eq!(
                 counted.nodes(),
@@ -90,8 +90,9 @@ fn parallel_divide_agrees_with_divide_per_root_move() {
         .parse()
         .unwrap();
     for depth in [1, 2, 4] {
-        let serial = divide(&kiwipete, depth, Backend::Auto).unwrap();
-        let parallel = divide_parallel(&kiwipete, depth, &PerftOptions::new(2), &|_| {}).unwrap();
+        let serial = divide(&kiwipete, depth);
+        let parallel =
+            divide_parallel(&kiwipete, depth, &PerftOptions::new().threads(2), &|_| {}).unwrap();
         let parallel: Vec<_> = parallel
             .moves()
             .iter()
@@ -118,7 +119,7 @@ fn parallel_perft_matches_random_positions_with_any_thread_count() {
             .filter(|&&(d, n)| d >= 2 && n <= 200_000)
         {
             for threads in THREADS {
-                let options = PerftOptions::new(threads).backend(Backend::Magic);
+                let options = PerftOptions::new().threads(threads).backend(Backend::Magic);
                 let counted = divide_parallel(&position, depth, &options, &|_| {}).unwrap();
                 assert_eq!(
                     counted.nodes(),
@@ -145,7 +146,7 @@ fn split_units_sum_to_cpw_counts() {
     for (position, fen, depth, nodes) in cpw_cases().into_iter().filter(|c| c.2 >= 2) {
         for ply in 0..=depth.min(3) {
             let units = split(&position, depth, ply);
-            let counts = count_units(&units, &PerftOptions::new(2), &|_| {}).unwrap();
+            let counts = count_units(&units, &PerftOptions::new().threads(2), &|_| {}).unwrap();
             let total: u64 = units
                 .iter()
                 .zip(&counts)
@@ -178,7 +179,7 @@ fn split_merges_transpositions() {
 #[test]
 fn a_stopped_run_reports_nothing_complete() {
     let stop = AtomicBool::new(true);
-    let options = PerftOptions::new(2).stop(&stop);
+    let options = PerftOptions::new().threads(2).stop(&stop);
     let counted = divide_parallel(&Position::startpos(), 5, &options, &|_| {}).unwrap();
     assert_eq!(counted.moves().len(), 20);
     assert!(counted.moves().iter().all(|(_, n)| n.is_none()));
@@ -191,7 +192,7 @@ fn a_stopped_run_reports_nothing_complete() {
 fn a_stop_request_ends_even_one_huge_unit() {
     let kings: Position = "k7/8/K7/8/8/8/8/8 w - - 0 1".parse().unwrap();
     let stop = AtomicBool::new(false);
-    let options = PerftOptions::new(1).stop(&stop);
+    let options = PerftOptions::new().stop(&stop);
     let started = std::time::Instant::now();
     let counted = std::thread::scope(|scope| {
         let count = scope.spawn(|| divide_parallel(&kings, 20, &options, &|_| {}).unwrap());
@@ -211,7 +212,7 @@ fn a_stop_request_ends_even_one_huge_unit() {
 #[test]
 fn progress_names_the_units_before_the_first_is_done() {
     let first = std::sync::Mutex::new(None);
-    let options = PerftOptions::new(2);
+    let options = PerftOptions::new().threads(2);
     divide_parallel(&Position::startpos(), 4, &options, &|progress| {
         first.lock().unwrap().get_or_insert(progress);
     })

@@ -18,7 +18,7 @@ use common::{XorShift, attackers};
 use constmove::deep::{StatsTable, divide_parallel_stats};
 use constmove::{
     Backend, Board, Color, Move, MoveKind, PerftOptions, PerftStats, Piece, Position, Square,
-    perft_stats, perft_stats_with,
+    perft_stats,
 };
 
 /// The largest published node count checked in the normal run: about 0.56 billion leaves
@@ -193,7 +193,10 @@ fn check_rows(label: &str, rows: &[Row], backends: &[Backend]) {
                     jobs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
                 {
                     let position = Position::from_fen(&row.fen).expect("published FEN");
-                    let got = perft_stats_with(&position, row.depth, backend).expect("backend");
+                    let got = PerftOptions::new()
+                        .backend(backend)
+                        .perft_stats(&position, row.depth)
+                        .expect("backend");
                     let published = row.expected.iter().flatten().count();
                     cells.fetch_add(published, std::sync::atomic::Ordering::Relaxed);
                     let mut found = row.mismatches(&got, backend);
@@ -242,7 +245,7 @@ fn published_stats_on_threads_and_through_a_table() {
         let position = Position::from_fen(&row.fen).expect("published FEN");
         let table = StatsTable::new(64 << 10).unwrap();
         for (threads, table) in [(2, None), (3, Some(&table))] {
-            let options = PerftOptions::new(threads);
+            let options = PerftOptions::new().threads(threads);
             let options = match table {
                 Some(table) => options.stats_table(table),
                 None => options,
@@ -273,7 +276,9 @@ fn start_depth8_stats_through_a_table() {
         .find(|row| row.position == "1" && row.depth == 8)
         .expect("a published row");
     let table = StatsTable::new(1 << 30).unwrap();
-    let options = PerftOptions::new(common::worker_threads()).stats_table(&table);
+    let options = PerftOptions::new()
+        .threads(common::worker_threads())
+        .stats_table(&table);
     let divide = divide_parallel_stats(&Position::startpos(), 8, &options, &|_| {}).unwrap();
     let stats = divide.stats().expect("not stopped");
     let failures = row.mismatches(&stats, Backend::Auto);
@@ -469,7 +474,10 @@ fn compare(pos: &Position, depth: u32, backends: &[Backend], failures: &mut Vec<
     for d in 1..=depth {
         let expected = reference_stats(pos, d, &mut [0; 5]);
         for &backend in backends {
-            let got = perft_stats_with(pos, d, backend).unwrap();
+            let got = PerftOptions::new()
+                .backend(backend)
+                .perft_stats(pos, d)
+                .unwrap();
             if got != expected {
                 failures.push(format!(
                     "{pos} depth {d} backend {backend}:\n  reference {expected:?}\n  constmove \
@@ -544,7 +552,10 @@ fn tricky_positions_agree_with_the_reference() {
 #[test]
 fn depth_zero_is_one_node_without_moves() {
     for backend in common::backends() {
-        let got = perft_stats_with(&Position::startpos(), 0, backend).unwrap();
+        let got = PerftOptions::new()
+            .backend(backend)
+            .perft_stats(&Position::startpos(), 0)
+            .unwrap();
         assert_eq!(
             got,
             PerftStats {

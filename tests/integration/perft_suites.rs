@@ -350,7 +350,9 @@ fn move_lists_hold_every_root_move() {
         let position: constmove::Position = entry.fen.parse().expect("included FENs parse");
         for &(depth, nodes) in entry.counts.iter().filter(|&&(depth, _)| depth == 1) {
             let listed = position.legal_moves().len() as u64;
-            let divided = constmove::divide(&position, depth, constmove::Backend::Magic)
+            let divided = constmove::PerftOptions::new()
+                .backend(constmove::Backend::Magic)
+                .divide(&position, depth)
                 .expect("magic always runs");
             assert_eq!(listed, nodes, "{}: legal_moves", entry.origin);
             assert_eq!(

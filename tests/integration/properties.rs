@@ -9,7 +9,7 @@
 //! `PROPTEST_CASES=5000 cargo test --release --test integration properties`.
 
 use crate::common::{self, attackers};
-use constmove::{Backend, Board, Color, Move, MoveKind, Piece, Position, Square, perft_with};
+use constmove::{Board, Color, Move, MoveKind, PerftOptions, Piece, Position, Square};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::collections::HashSet;
@@ -260,10 +260,10 @@ proptest! {
             })
             .sum();
         for backend in common::backends() {
-            prop_assert_eq!(perft_with(&position, 1, backend), Ok(moves.len() as u64), "{} {}", position, backend);
-            prop_assert_eq!(perft_with(&position, 2, backend), Ok(below), "{} {}", position, backend);
+            prop_assert_eq!(PerftOptions::new().backend(backend).perft(&position, 1), Ok(moves.len() as u64), "{} {}", position, backend);
+            prop_assert_eq!(PerftOptions::new().backend(backend).perft(&position, 2), Ok(below), "{} {}", position, backend);
         }
-        prop_assert_eq!(perft_with(&position, 1, Backend::Auto), Ok(moves.len() as u64));
+        prop_assert_eq!(PerftOptions::new().perft(&position, 1), Ok(moves.len() as u64));
     }
 
     /// `is_legal` is true for exactly the moves `legal_moves` lists, among every move from a

@@ -11,10 +11,10 @@
 //! through [`Move::new`] and the move's accessors, so the library may change its own.
 #![allow(non_camel_case_types)]
 
-use constmove::deep::{HashTable, divide_parallel, divide_parallel_stats, perft_hashed};
+use constmove::deep::{HashTable, divide_parallel, divide_parallel_stats};
 use constmove::{
-    Backend, Color, Move, MoveKind, Outcome, PerftOptions, PerftStats, Piece, Position, Square,
-    perft, perft_stats,
+    Color, Move, MoveKind, Outcome, PerftOptions, PerftStats, Piece, Position, Square, perft,
+    perft_stats,
 };
 use core::ffi::{c_char, c_int};
 use std::ffi::CStr;
@@ -324,9 +324,9 @@ pub unsafe extern "C" fn cm_perft(
         };
         let count = match (threads, &table) {
             (0 | 1, None) => Some(perft(&pos.0, depth)),
-            (0 | 1, Some(table)) => perft_hashed(&pos.0, depth, Backend::Auto, table).ok(),
+            (0 | 1, Some(table)) => PerftOptions::new().table(table).perft(&pos.0, depth).ok(),
             (n, table) => {
-                let mut options = PerftOptions::new(n as usize);
+                let mut options = PerftOptions::new().threads(n as usize);
                 if let Some(table) = table {
                     options = options.table(table);
                 }
@@ -416,9 +416,14 @@ pub unsafe extern "C" fn cm_perft_stats(
         }
         let stats: Option<PerftStats> = match threads {
             0 | 1 => Some(perft_stats(&pos.0, depth)),
-            n => divide_parallel_stats(&pos.0, depth, &PerftOptions::new(n as usize), &|_| {})
-                .ok()
-                .and_then(|d| d.stats()),
+            n => divide_parallel_stats(
+                &pos.0,
+                depth,
+                &PerftOptions::new().threads(n as usize),
+                &|_| {},
+            )
+            .ok()
+            .and_then(|d| d.stats()),
         };
         let Some(s) = stats else {
             return CM_ERR_INCOMPLETE;

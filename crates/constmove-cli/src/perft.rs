@@ -233,7 +233,9 @@ pub fn divide_sorted(
     depth: u32,
     backend: Backend,
 ) -> CliResult<Vec<(String, u64)>> {
-    let counts = constmove::divide(position, depth, backend)
+    let counts = constmove::PerftOptions::new()
+        .backend(backend)
+        .divide(position, depth)
         .map_err(|error| CliError::usage(error.to_string()))?;
     let mut sorted: Vec<(String, u64)> = counts
         .iter()

@@ -62,7 +62,8 @@ impl Setup {
 
     /// The library's options: the threads and backend, Ctrl-C's stop flag, and `table`.
     pub fn options<'a>(&self, table: Option<&'a HashTable>) -> PerftOptions<'a> {
-        let options = PerftOptions::new(self.threads)
+        let options = PerftOptions::new()
+            .threads(self.threads)
             .backend(self.backend)
             .stop(interrupt::install());
         match table {

@@ -211,7 +211,7 @@ fn guarded_perft(
         let next = u32::try_from(ours.len()).expect("file depths are at most 128");
         let count = if below > STOPPABLE_BELOW {
             // One thread, as every other count of the suite, but one that Ctrl-C can stop.
-            let options = PerftOptions::new(1).backend(backend).stop(stop);
+            let options = PerftOptions::new().backend(backend).stop(stop);
             let divide =
                 divide_parallel(&case.position, next, &options, &|_| {}).map_err(unavailable)?;
             match divide.nodes() {
@@ -219,7 +219,8 @@ fn guarded_perft(
                 None => return Ok(Counted::Stopped),
             }
         } else {
-            constmove::perft_with(&case.position, next, backend).map_err(unavailable)?
+            let position = case.position.clone().with_backend(backend);
+            constmove::perft(&position.map_err(unavailable)?, next)
         };
         ours.push(count);
     }

@@ -276,7 +276,7 @@ impl Session {
             }
         };
         let threads = self.threads.min(args::max_workers());
-        let options = PerftOptions::new(threads).backend(self.backend);
+        let options = PerftOptions::new().threads(threads).backend(self.backend);
         let options = match &table {
             Some(table) => options.table(table),
             None => options,

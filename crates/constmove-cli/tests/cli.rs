@@ -5,7 +5,7 @@
 //! chessprogramming wiki) or come from the library itself, where the point of the test is
 //! that the command line agrees with it.
 
-use constmove::{Backend, Position, divide, perft_with};
+use constmove::{Backend, PerftOptions, Position, divide};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
@@ -100,8 +100,7 @@ fn parse_divide(lines: &[&str]) -> Vec<(String, u64)> {
 
 /// The library's divide as sorted `(uci, count)` pairs.
 fn library_divide(position: &Position, depth: u32) -> Vec<(String, u64)> {
-    let mut counts: Vec<(String, u64)> = divide(position, depth, Backend::Auto)
-        .expect("auto always resolves")
+    let mut counts: Vec<(String, u64)> = divide(position, depth)
         .iter()
         .map(|(mv, n)| (mv.to_string(), *n))
         .collect();
@@ -377,7 +376,7 @@ fn perftree_matches_the_library_after_moves() {
     }
     assert_eq!(
         Ok(total),
-        perft_with(&position, 3, Backend::Auto),
+        PerftOptions::new().perft(&position, 3),
         "total after 1.e4 e5"
     );
     assert_eq!(counts, library_divide(&position, 3));
@@ -861,7 +860,7 @@ fn ctrl_c_prints_the_finished_root_moves_and_exits_130() {
     for (mv, count) in finished.iter().take(2) {
         let mut child = position.clone();
         child.play(position.parse_uci(mv).unwrap()).unwrap();
-        assert_eq!(perft_with(&child, 7, Backend::Auto), Ok(*count), "{mv}");
+        assert_eq!(PerftOptions::new().perft(&child, 7), Ok(*count), "{mv}");
     }
 }
 
@@ -2071,7 +2070,7 @@ fn uci_plays_moves_and_castles_in_both_notations() {
     for mv in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"] {
         castled.play(castled.parse_uci(mv).unwrap()).unwrap();
     }
-    assert_eq!(blocks[1].1, perft_with(&castled, 2, Backend::Auto).unwrap());
+    assert_eq!(blocks[1].1, PerftOptions::new().perft(&castled, 2).unwrap());
     // `f8c9` is no move: an info line, and no position until the next one.
     assert!(out.contains("info string move 8 \"f8c9\""), "{out}");
 
@@ -2084,7 +2083,7 @@ fn uci_plays_moves_and_castles_in_both_notations() {
     assert_eq!(blocks.len(), 2, "{out}");
     assert!(blocks[0].0.iter().any(|(mv, _)| mv == "e1h1"), "{out}");
     assert!(!blocks[0].0.iter().any(|(mv, _)| mv == "e1g1"), "{out}");
-    assert_eq!(blocks[1].1, perft_with(&castled, 2, Backend::Auto).unwrap());
+    assert_eq!(blocks[1].1, PerftOptions::new().perft(&castled, 2).unwrap());
 
     // A Chess960 start (fischer.epd's first line, published counts): king g1, rooks f1
     // and h1, castles written g1f1 and g1h1 under UCI_Chess960.
@@ -2220,7 +2219,7 @@ fn perftree_reads_promotions_in_either_case_and_has_a_chess960_switch() {
         position.play(position.parse_uci("a7b8q").unwrap()).unwrap();
         assert_eq!(
             total,
-            perft_with(&position, 1, Backend::Auto).unwrap(),
+            PerftOptions::new().perft(&position, 1).unwrap(),
             "{mv}"
         );
     }

@@ -7,7 +7,7 @@
 //! so no second version to keep in step with PyO3.
 
 use constmove::{Color, History, Move, Outcome, PerftOptions, Piece, Position, Square, perft as cm_perft, perft_stats as cm_perft_stats};
-use constmove::deep::{HashTable, divide_parallel, divide_parallel_stats, perft_hashed};
+use constmove::deep::{HashTable, divide_parallel, divide_parallel_stats};
 use constmove::fen::STARTPOS_FEN;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -49,9 +49,9 @@ fn count(
     };
     let nodes = match (threads, &table) {
         (1, None) => Some(cm_perft(position, depth)),
-        (1, Some(table)) => perft_hashed(position, depth, Default::default(), table).ok(),
+        (1, Some(table)) => PerftOptions::new().table(table).perft(position, depth).ok(),
         (n, table) => {
-            let mut options = PerftOptions::new(n);
+            let mut options = PerftOptions::new().threads(n);
             if let Some(table) = table {
                 options = options.table(table);
             }
@@ -99,7 +99,7 @@ fn divide<'py>(
     let position = parse(fen)?;
     let threads = threads.unwrap_or(1).max(1);
     let counts: Vec<(String, Option<u64>)> = py.detach(|| {
-        divide_parallel(&position, depth, &PerftOptions::new(threads), &|_| {})
+        divide_parallel(&position, depth, &PerftOptions::new().threads(threads), &|_| {})
             .map(|d| {
                 d.moves()
                     .iter()
@@ -137,7 +137,7 @@ fn perft_stats<'py>(
         if threads == 1 {
             Some(cm_perft_stats(&position, depth))
         } else {
-            divide_parallel_stats(&position, depth, &PerftOptions::new(threads), &|_| {})
+            divide_parallel_stats(&position, depth, &PerftOptions::new().threads(threads), &|_| {})
                 .ok()
                 .and_then(|d| d.stats())
         }
