@@ -101,25 +101,16 @@
 //! perft counts them. This one counts en-passant captures five plies deep in the
 //! chessprogramming wiki's position 3 (the wiki lists 1,165):
 //! ```
-//! use constmove::{Board, Piece, Position, Square};
+//! use constmove::{Board, Position, Square};
 //! use constmove::walk::{StatusFlags, Visitor};
 //!
 //! struct EnPassant(u64);
 //!
 //! impl Visitor for EnPassant {
+//!     // The other kinds of move keep their default: nothing.
 //!     fn en_passant<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
 //!         self.0 += 1;
 //!     }
-//!     fn king<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-//!     fn castle<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-//!     fn pawn_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-//!     fn pawn_double_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-//!     fn pawn_capture<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-//!     fn promotion<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square, _: Piece) {}
-//!     fn knight<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-//!     fn bishop<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-//!     fn rook<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-//!     fn queen<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
 //! }
 //!
 //! let pos: Position = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".parse().unwrap();

@@ -17,7 +17,8 @@ use crate::generator::movegen::{Sink, generate};
 use crate::slider::Lookup;
 use core::marker::PhantomData;
 
-/// Receives every legal move of a position, one method per kind of move.
+/// Receives every legal move of a position, one method per kind of move. Every method does
+/// nothing by default: a visitor writes only the kinds of move it cares about.
 ///
 /// Each method is generic over the child's status `C` (so a visitor that descends calls the
 /// generator for `C` with no runtime status at all) and is given the parent board and the
@@ -44,9 +45,6 @@ use core::marker::PhantomData;
 ///
 /// impl Visitor for Captures {
 ///     fn king<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
-///     fn castle<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-///     fn pawn_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-///     fn pawn_double_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
 ///     fn pawn_capture<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) { self.0 += 1 }
 ///     fn en_passant<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) { self.0 += 1 }
 ///     fn promotion<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square, _: Piece) {
@@ -68,29 +66,47 @@ use core::marker::PhantomData;
 /// ```
 pub trait Visitor {
     /// A king step (not castling).
-    fn king<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    #[inline(always)]
+    fn king<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
     /// Castling by the king on `from`; `to` is the king's destination in standard rules
     /// (`e1g1`) and the castling rook's square in Chess960 rules (`b1a1`), as [`crate::Move`]
     /// writes it. The child board is [`Board::after_castle`]`(mover, from, to)` either way.
-    fn castle<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    #[inline(always)]
+    fn castle<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
     /// A single pawn push that does not promote.
-    fn pawn_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    #[inline(always)]
+    fn pawn_push<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
     /// A double pawn push; `C::EP` tells whether the opponent can take it en passant.
-    fn pawn_double_push<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    #[inline(always)]
+    fn pawn_double_push<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
     /// A pawn capture that does not promote (en passant excluded).
-    fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    #[inline(always)]
+    fn pawn_capture<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
     /// An en-passant capture; `to` is the empty square the pawn lands on.
-    fn en_passant<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    #[inline(always)]
+    fn en_passant<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
     /// A promotion (push or capture) to `piece`; called four times per promoting move.
-    fn promotion<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square, piece: Piece);
+    #[inline(always)]
+    fn promotion<C: StatusFlags>(
+        &mut self,
+        _board: &Board,
+        _from: Square,
+        _to: Square,
+        _piece: Piece,
+    ) {
+    }
     /// A knight move.
-    fn knight<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    #[inline(always)]
+    fn knight<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
     /// A bishop move.
-    fn bishop<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    #[inline(always)]
+    fn bishop<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
     /// A rook move.
-    fn rook<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    #[inline(always)]
+    fn rook<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
     /// A queen move.
-    fn queen<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square);
+    #[inline(always)]
+    fn queen<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
 }
 
 /// Runs the generator for status `S` with `visitor`, on backend `B` (inlined into the

@@ -513,9 +513,6 @@ impl Position {
     ///
     /// impl Visitor for Captures {
     ///     fn king<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square) { self.hit(b, to) }
-    ///     fn castle<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-    ///     fn pawn_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
-    ///     fn pawn_double_push<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {}
     ///     fn pawn_capture<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) { self.0 += 1 }
     ///     fn en_passant<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) { self.0 += 1 }
     ///     fn promotion<C: StatusFlags>(&mut self, b: &Board, _: Square, to: Square, _: Piece) {
