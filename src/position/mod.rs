@@ -32,7 +32,7 @@ use crate::slider::Portable;
 use crate::slider::Resolved;
 use castling::CastlingRights;
 use core::marker::PhantomData;
-use moves::{EachMove, MoveList, UciMoveError, parse_uci_parts};
+use moves::{EachMove, MoveList, PlayError, UciMoveError, parse_uci_parts};
 
 /// A chess position: pieces, side to move, castling rights, en-passant square, and the
 /// halfmove clock and fullmove number. Parse one with [`str::parse`] or
@@ -595,13 +595,9 @@ impl Position {
     /// assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     /// assert!(pos.play(e4).is_err());
     /// ```
-    pub fn play(&mut self, mv: Move) -> Result<(), UciMoveError> {
+    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
         if !self.is_legal(mv) {
-            return Err(UciMoveError::Illegal {
-                from: mv.from(),
-                to: mv.to(),
-                promotion: mv.kind().promotion(),
-            });
+            return Err(PlayError { mv });
         }
         self.play_unchecked(mv);
         Ok(())

@@ -61,6 +61,31 @@ impl fmt::Display for UciMoveError {
 
 impl core::error::Error for UciMoveError {}
 
+/// [`crate::Position::play`] was given a move that is not legal in the position (it is left
+/// unchanged).
+///
+/// # Examples
+/// ```
+/// use constmove::{Move, MoveKind, PlayError, Position};
+/// let mut pos = Position::startpos();
+/// let e2e5 = Move::new("e2".parse().unwrap(), "e5".parse().unwrap(), MoveKind::Normal);
+/// assert_eq!(pos.play(e2e5), Err(PlayError { mv: e2e5 }));
+/// assert_eq!(pos.play(e2e5).unwrap_err().to_string(), "illegal move e2e5 in this position");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PlayError {
+    /// The move that was refused.
+    pub mv: Move,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {} in this position", self.mv)
+    }
+}
+
+impl core::error::Error for PlayError {}
+
 /// Splits UCI text into squares and an optional promotion piece.
 pub(crate) fn parse_uci_parts(text: &str) -> Result<(Square, Square, Option<Piece>), UciMoveError> {
     let malformed = UciMoveError::Malformed { len: text.len() };

@@ -24,6 +24,7 @@ fn every_error_type_is_an_error() {
     is_error::<SplitError>();
     is_error::<TableAllocError>();
     is_error::<UciMoveError>();
+    is_error::<constmove::PlayError>();
     is_error::<WorkUnitError>();
 }
 
