@@ -2,16 +2,15 @@
 //! the counting layer. Each resolves the backend, reads the position's status index, and
 //! enters the engine's code for that status.
 
-use crate::base::board::Board;
 use crate::base::chess_move::Move;
 use crate::base::status::StatusFlags;
-use crate::count::leaf::{Descend, MakeChildren};
 use crate::count::perft::perft as perft_board;
 use crate::count::stats::{PerftStats, stats_entry};
 use crate::generator::entry::{Engine, RootOp, at_root};
-use crate::generator::visitor::{VisitOp, Visitor};
+use crate::generator::visitor::Visitor;
 use crate::position::Position;
 use crate::position::moves::MoveCounts;
+use crate::position::walk::{Children, Generator, Node, Walk};
 use crate::slider::Resolved;
 use core::marker::PhantomData;
 
@@ -131,101 +130,57 @@ impl RootOp for StatsRoot<'_> {
     }
 }
 
-/// The body of [`Position::visit_tree`].
+/// The body of [`Position::visit_tree`]: a [`Walk`] of the public walk.
 pub(crate) fn visit_tree<V: Visitor>(position: &Position, depth: u32, visitor: &mut V) {
     if depth == 0 {
         return;
     }
-    at_root(
-        position.engine,
-        position.status_index(),
-        WalkRoot {
-            position,
-            depth,
-            visitor,
-        },
-    );
+    position.walk(VisitTree { depth, visitor });
 }
 
-/// [`visit_tree`] once the engine and status are known.
-struct WalkRoot<'a, V> {
-    position: &'a Position,
+/// Hands the moves `depth` plies below the root to `visitor`.
+struct VisitTree<'a, V> {
     depth: u32,
     visitor: &'a mut V,
 }
 
-impl<V: Visitor> RootOp for WalkRoot<'_, V> {
+impl<V: Visitor> Walk for VisitTree<'_, V> {
     type Output = ();
-    unsafe fn run<S: StatusFlags, B: Engine>(self) {
-        let position = self.position;
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe {
-            walk::<S, B, V>(
-                &position.board,
-                position.ep_index(),
-                self.depth,
-                self.visitor,
-            )
-        }
+    #[inline(always)]
+    fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) {
+        visit_below::<S, G, V>(root, self.depth, self.visitor);
     }
 }
 
-/// Walks the tree below `board` and hands the last ply's moves to `visitor`; each node is
-/// generated inside B's entry with the visitor inlined.
-///
-/// # Safety
-/// The CPU must support B.
-unsafe fn walk<S: StatusFlags, B: Engine, V: Visitor>(
-    board: &Board,
-    ep: u8,
+/// The moves of the last ply below `node` (`depth` ≥ 1) to `visitor`.
+#[inline(always)]
+fn visit_below<S: StatusFlags, G: Generator, V: Visitor>(
+    node: Node<'_, S>,
     depth: u32,
     visitor: &mut V,
 ) {
     if depth <= 1 {
-        let op = VisitOp::<S, V> {
-            board,
-            ep,
-            visitor,
-            status: PhantomData,
-        };
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe { B::enter(op) }
+        G::visit(node, visitor);
     } else {
-        let mut walker = MakeChildren(Walk::<V, B> {
+        let mut below = Below::<G, V> {
             child_depth: depth - 1,
             visitor,
-            backend: PhantomData,
-        });
-        let op = VisitOp::<S, _> {
-            board,
-            ep,
-            visitor: &mut walker,
-            status: PhantomData,
+            engine: PhantomData,
         };
-        // SAFETY: as above.
-        unsafe { B::enter(op) }
+        G::children(node, &mut below);
     }
 }
 
-/// Descends into each child for [`walk`].
-struct Walk<'a, V, B> {
+/// Descends into each child for [`visit_below`].
+struct Below<'a, G, V> {
     child_depth: u32,
     visitor: &'a mut V,
-    backend: PhantomData<B>,
+    engine: PhantomData<G>,
 }
 
-impl<V: Visitor, B: Engine> Descend for Walk<'_, V, B> {
+impl<G: Generator, V: Visitor> Children for Below<'_, G, V> {
     #[inline(always)]
-    fn descend<C: StatusFlags>(
-        &mut self,
-        parent: &Board,
-        make: impl FnOnce(&mut Board),
-        _: Move,
-        ep: u8,
-    ) {
-        let mut child = *parent;
-        make(&mut child);
-        // SAFETY: `walk` runs only where the CPU supports B.
-        unsafe { walk::<C, B, V>(&child, ep, self.child_depth, self.visitor) }
+    fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, _: Move) {
+        visit_below::<C, G, V>(child, self.child_depth, self.visitor);
     }
 }
