@@ -11,9 +11,10 @@ use crate::base::board::Board;
 use crate::base::chess_move::Move;
 use crate::base::status::{Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
-use crate::count::leaf::{Counted, Descend, MakeChildren, count, count_entry};
+use crate::count::leaf::{count, count_entry};
 use crate::count::reply_squares::{ReplySquares, SkipUntouched};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks};
+use crate::generator::children::{Counted, Descend, MakeChildren};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::{AnyPieces, Material, MaterialOp, Pieces};
 use crate::generator::movegen::{

@@ -1,5 +1,5 @@
 //! The counting layer: perft on a board and a status index, with no `Position` in sight.
-//! [`leaf`] counts one board's moves by bulk and makes children; [`perft`] recurses through
+//! [`leaf`] counts one board's moves by bulk; [`perft`] recurses through
 //! interior nodes, each child through its status's entry;
 //! [`depth2`] batches the depth-2 nodes, sorted by [`reply_squares`]; [`stats`] counts the
 //! leaf statistics.
