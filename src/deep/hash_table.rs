@@ -489,7 +489,7 @@ impl core::fmt::Debug for HashTable {
 /// counted up to four plies, beyond that grown by the last ply's branching factor.
 pub(crate) fn positions_up_to(position: &Position, plies: u32) -> f64 {
     const COUNTED: u32 = 4;
-    let backend = position.engine;
+    let backend = position.engine();
     let mut total = 0.0;
     let mut last = 1.0f64;
     let mut branching = 1.0f64;
@@ -576,7 +576,7 @@ impl EngineOp for HashedRoot<'_, '_> {
         // SAFETY: the caller guarantees the CPU supports B.
         unsafe {
             hashed::<B>(
-                &position.board,
+                position.board(),
                 position.status_index(),
                 position.ep_index(),
                 self.depth,

@@ -181,17 +181,20 @@ struct PerftKey {
 impl PerftKey {
     fn of(position: &Position) -> PerftKey {
         PerftKey {
-            board: position.board,
-            side: position.side,
-            castling: position.castling,
-            ep_square: position.ep_square,
+            board: *position.board(),
+            side: position.side_to_move(),
+            castling: position.castling_rights(),
+            ep_square: position.ep_square(),
         }
     }
 }
 
 /// Whether perft sees `a` and `b` as one position (all of [`PerftKey`] without copying it).
 fn same_for_perft(a: &Position, b: &Position) -> bool {
-    a.board == b.board && a.side == b.side && a.castling == b.castling && a.ep_square == b.ep_square
+    a.board() == b.board()
+        && a.side_to_move() == b.side_to_move()
+        && a.castling_rights() == b.castling_rights()
+        && a.ep_square() == b.ep_square()
 }
 
 /// [`try_split`] ran out of memory (or past `u32::MAX` units) while collecting the units
@@ -553,7 +556,7 @@ mod tests {
                 let exact: Vec<WorkUnit> = split(&position, 4, ply);
                 // Every key equal, or only the side to move: every lookup meets other positions.
                 let all_equal = split_keyed(&position, 4, ply, |_| 7).unwrap();
-                let by_side = split_keyed(&position, 4, ply, |p| p.side as u128).unwrap();
+                let by_side = split_keyed(&position, 4, ply, |p| p.side_to_move() as u128).unwrap();
                 assert_eq!(all_equal.collect::<Vec<_>>(), exact, "ply {ply}");
                 assert_eq!(by_side.collect::<Vec<_>>(), exact, "ply {ply}");
             }

@@ -47,17 +47,17 @@ use moves::{EachMove, MoveList, PlayError, UciMoveError, parse_uci_parts};
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
-    pub(crate) board: Board,
-    pub(crate) side: Color,
-    pub(crate) castling: CastlingRights,
-    pub(crate) ep_square: Option<Square>,
-    pub(crate) halfmove_clock: u32,
-    pub(crate) fullmove_number: u32,
+    board: Board,
+    side: Color,
+    castling: CastlingRights,
+    ep_square: Option<Square>,
+    halfmove_clock: u32,
+    fullmove_number: u32,
     /// The Polyglot Zobrist key of the fields above, kept up to date by `play`.
-    pub(crate) key: u64,
+    key: u64,
     /// The engine the CPU runs best, asked once when the position is built: CPUID costs
     /// tens of microseconds in a virtual machine, too much for every `legal_moves`.
-    pub(crate) engine: Resolved,
+    engine: Resolved,
 }
 
 /// How a game ended, as [`Position::outcome`] tells it.
@@ -314,6 +314,11 @@ impl Position {
         (self.side == Color::White) as u8
             | (self.ep_square.is_some() as u8) << 1
             | self.castling.bits() << 2
+    }
+
+    /// The engine chosen for this position (see the `engine` field).
+    pub(crate) fn engine(&self) -> Resolved {
+        self.engine
     }
 
     /// The en-passant square as an index (0 when there is none; then unused).
