@@ -13,6 +13,7 @@
 //! assert_eq!(divide.nodes(), Some(197_281));
 //! ```
 
+pub(crate) mod counts;
 pub(crate) mod hash_table;
 pub(crate) mod memory;
 pub(crate) mod options;
