@@ -244,7 +244,7 @@ pub mod fen {
     //! use constmove::fen::{FenError, FenField, STARTPOS_FEN};
     //! use constmove::Position;
     //! assert_eq!(STARTPOS_FEN.parse::<Position>().unwrap(), Position::startpos());
-    //! let err = "8/8/8/8/8/8/8/8 x - - 0 1".parse::<Position>().unwrap_err();
+    //! let err = "4k3/8/8/8/8/8/8/4K3 x - - 0 1".parse::<Position>().unwrap_err();
     //! assert_eq!(err, FenError::SideToMove);
     //! assert_eq!(FenField::SideToMove.to_string(), "side to move");
     //! ```
