@@ -20,6 +20,7 @@ use crate::generator::movegen::{
     Counter, PawnMoves, generate, generate_with_masks, king_moves, knight_moves, slider_moves,
 };
 use crate::generator::visitor::VisitSink;
+use crate::slider::Cpu;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use static_assertions::const_assert;
@@ -63,20 +64,16 @@ impl<'a, S> Depth2Node<'a, S> {
 impl<S: StatusFlags> Operation for Depth2Node<'_, S> {
     type Output = u64;
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) -> u64 {
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe { depth2_node::<S, B>(self.board, self.ep) }
+    fn run<B: Engine>(self, cpu: Cpu<B>) -> u64 {
+        depth2_node::<S, B>(cpu, self.board, self.ep)
     }
 }
 
 /// The leaf count below `board` (status `S`, en-passant square `ep`). The node's own moves
 /// are generated here, compiled for `S`; the replier's moves in the batch are counted in the
 /// entries of [`Reply<S>`].
-///
-/// # Safety
-/// The CPU supports B.
 #[inline(always)]
-unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
+fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) -> u64 {
     // Few pieces, only rooks and pawns besides the kings: most moves touch the replier's
     // moves, and sorting them costs more than it saves, so every child is made and counted in
     // full. With a knight, bishop or queen on the board sorting pays even when sparse (it
@@ -91,7 +88,7 @@ unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
     } else {
         ReplySquares::compute::<S, B>(board)
     };
-    let mut collect = MakeChildren(Collect::<S, B>::new(squares.lines, !sparse));
+    let mut collect = MakeChildren(Collect::<S, B>::new(cpu, squares.lines, !sparse));
     let mut split = SkipUntouched {
         inner: VisitSink::new(&mut collect, board),
         squares,
@@ -113,7 +110,8 @@ unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
                 mover,
                 SparseCount::<S, B> {
                     batch: &collect.batch,
-                    marker: PhantomData,
+                    cpu,
+                    status: PhantomData,
                 },
             );
     }
@@ -127,15 +125,15 @@ unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
         squares: &squares,
         status: PhantomData,
     };
-    // SAFETY: the caller guarantees the CPU supports B.
-    collect.nodes + unsafe { B::enter(batch) }
+    collect.nodes + B::enter(cpu, batch)
 }
 
 /// Picks the entry that counts a sparse node's batch for the kinds of piece `M` its
 /// children may hold.
 struct SparseCount<'a, S, B> {
     batch: &'a Batch,
-    marker: PhantomData<(S, B)>,
+    cpu: Cpu<B>,
+    status: PhantomData<S>,
 }
 
 impl<S: StatusFlags, B: Engine> MaterialOp for SparseCount<'_, S, B> {
@@ -146,9 +144,7 @@ impl<S: StatusFlags, B: Engine> MaterialOp for SparseCount<'_, S, B> {
             batch: self.batch,
             marker: PhantomData,
         };
-        // SAFETY: a SparseCount<S, B> is made only inside B's entry (`depth2_node`), so the
-        // CPU supports B.
-        unsafe { B::enter(count) }
+        B::enter(self.cpu, count)
     }
 }
 
@@ -162,7 +158,7 @@ struct CountChildren<'a, R, M> {
 impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
     type Output = u64;
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) -> u64 {
+    fn run<B: Engine>(self, _: Cpu<B>) -> u64 {
         let batch = self.batch;
         (0..batch.len).fold(0, |nodes, slot| {
             // No en passant: the batch holds only children whose status has none.
@@ -184,7 +180,7 @@ struct CountBatch<'a, R> {
 impl<R: StatusFlags> Operation for CountBatch<'_, R> {
     type Output = u64;
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) -> u64 {
+    fn run<B: Engine>(self, _: Cpu<B>) -> u64 {
         count_batch::<R, B>(self.board, self.untouched, self.batch, self.squares)
     }
 }
@@ -444,13 +440,15 @@ struct Collect<S, B> {
     lines: u64,
     /// Whether to note the children that leave `lines` alone.
     mark: bool,
-    marker: PhantomData<(S, B)>,
+    /// The proof that let `depth2_node` into B's entry, for the children counted at once.
+    cpu: Cpu<B>,
+    status: PhantomData<S>,
 }
 
 impl<S, B> Collect<S, B> {
     /// An empty batch (that, with `mark`, notes the children changing no square on `lines`).
     #[inline(always)]
-    fn new(lines: u64, mark: bool) -> Self {
+    fn new(cpu: Cpu<B>, lines: u64, mark: bool) -> Self {
         Collect {
             batch: Batch {
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
@@ -460,7 +458,8 @@ impl<S, B> Collect<S, B> {
             nodes: 0,
             lines,
             mark,
-            marker: PhantomData,
+            cpu,
+            status: PhantomData,
         }
     }
 }
@@ -471,9 +470,7 @@ impl<S: StatusFlags, B: Engine> Collect<S, B> {
     fn count_now<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
         let mut child = *parent;
         make(&mut child);
-        // SAFETY: a Collect<S, B> runs only inside B's entry (`depth2_node`), so the CPU
-        // supports B.
-        self.nodes += unsafe { count_entry::<C, B>(&child, ep) };
+        self.nodes += count_entry::<C, B>(self.cpu, &child, ep);
     }
 }
 

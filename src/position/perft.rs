@@ -12,7 +12,7 @@ use crate::generator::entry::{Engine, RootOp, at_root};
 use crate::generator::visitor::{VisitOp, Visitor};
 use crate::position::Position;
 use crate::position::moves::MoveCounts;
-use crate::slider::{Backend, BackendUnavailable, Resolved};
+use crate::slider::{Backend, BackendUnavailable, Cpu, Resolved};
 use core::marker::PhantomData;
 
 /// The number of leaves of the legal move tree `depth` plies deep (`1` at depth 0), on the
@@ -61,10 +61,9 @@ struct PerftRoot<'a> {
 
 impl RootOp for PerftRoot<'_> {
     type Output = u64;
-    unsafe fn run<S: StatusFlags, B: Engine>(self) -> u64 {
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) -> u64 {
         let position = self.position;
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe { perft_board::<S, B>(&position.board, position.ep_index(), self.depth) }
+        perft_board::<S, B>(cpu, &position.board, position.ep_index(), self.depth)
     }
 }
 
@@ -154,13 +153,16 @@ struct StatsRoot<'a> {
 
 impl RootOp for StatsRoot<'_> {
     type Output = PerftStats;
-    unsafe fn run<S: StatusFlags, B: Engine>(self) -> PerftStats {
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) -> PerftStats {
         let position = self.position;
         let mut stats = PerftStats::default();
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe {
-            stats_entry::<S, B>(&position.board, position.ep_index(), self.depth, &mut stats)
-        };
+        stats_entry::<S, B>(
+            cpu,
+            &position.board,
+            position.ep_index(),
+            self.depth,
+            &mut stats,
+        );
         stats
     }
 }
@@ -190,26 +192,22 @@ struct WalkRoot<'a, V> {
 
 impl<V: Visitor> RootOp for WalkRoot<'_, V> {
     type Output = ();
-    unsafe fn run<S: StatusFlags, B: Engine>(self) {
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) {
         let position = self.position;
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe {
-            walk::<S, B, V>(
-                &position.board,
-                position.ep_index(),
-                self.depth,
-                self.visitor,
-            )
-        }
+        walk::<S, B, V>(
+            cpu,
+            &position.board,
+            position.ep_index(),
+            self.depth,
+            self.visitor,
+        )
     }
 }
 
 /// Walks the tree below `board` and hands the last ply's moves to `visitor`; each node is
 /// generated inside B's entry with the visitor inlined.
-///
-/// # Safety
-/// The CPU must support B.
-unsafe fn walk<S: StatusFlags, B: Engine, V: Visitor>(
+fn walk<S: StatusFlags, B: Engine, V: Visitor>(
+    cpu: Cpu<B>,
     board: &Board,
     ep: u8,
     depth: u32,
@@ -222,13 +220,12 @@ unsafe fn walk<S: StatusFlags, B: Engine, V: Visitor>(
             visitor,
             status: PhantomData,
         };
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe { B::enter(op) }
+        B::enter(cpu, op)
     } else {
         let mut walker = MakeChildren(Walk::<V, B> {
             child_depth: depth - 1,
             visitor,
-            backend: PhantomData,
+            cpu,
         });
         let op = VisitOp::<S, _> {
             board,
@@ -236,8 +233,7 @@ unsafe fn walk<S: StatusFlags, B: Engine, V: Visitor>(
             visitor: &mut walker,
             status: PhantomData,
         };
-        // SAFETY: as above.
-        unsafe { B::enter(op) }
+        B::enter(cpu, op)
     }
 }
 
@@ -245,7 +241,7 @@ unsafe fn walk<S: StatusFlags, B: Engine, V: Visitor>(
 struct Walk<'a, V, B> {
     child_depth: u32,
     visitor: &'a mut V,
-    backend: PhantomData<B>,
+    cpu: Cpu<B>,
 }
 
 impl<V: Visitor, B: Engine> Descend for Walk<'_, V, B> {
@@ -259,7 +255,6 @@ impl<V: Visitor, B: Engine> Descend for Walk<'_, V, B> {
     ) {
         let mut child = *parent;
         make(&mut child);
-        // SAFETY: `walk` runs only where the CPU supports B.
-        unsafe { walk::<C, B, V>(&child, ep, self.child_depth, self.visitor) }
+        walk::<C, B, V>(self.cpu, &child, ep, self.child_depth, self.visitor)
     }
 }
