@@ -512,13 +512,18 @@ impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
         make: impl FnOnce(&mut Board),
         mv: Move,
     ) {
-        // A Chess960 castle may swap king and rook, or put the king on the rook's square, and
-        // leave both colours' squares as they were: the batch, which sorts children by the
-        // squares they change, would take it for a quiet move that changed nothing.
-        if parent.castling().is_nonstandard() {
-            self.count_now::<C>(parent, make, 0);
-        } else {
-            self.descend::<C>(parent, make, mv, 0);
+        // A Chess960 castle may put the king on the rook's square or the rook on the king's:
+        // that square stays occupied, so the batch, which sorts children by the squares
+        // they change, would miss what changed there. Other castles change every square
+        // they touch, as standard ones do.
+        let castling = parent.castling();
+        if castling.is_nonstandard() {
+            let squares = castling.castle_squares(Color::from_white(S::WHITE), mv.from(), mv.to());
+            if squares.king_to == squares.rook_from || squares.rook_to == mv.from() {
+                self.count_now::<C>(parent, make, 0);
+                return;
+            }
         }
+        self.descend::<C>(parent, make, mv, 0);
     }
 }
