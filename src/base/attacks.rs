@@ -40,22 +40,28 @@ const _: () = {
     }
 };
 
-// SAFETY: `build.rs` writes exactly SLIDER_TABLE_LEN u64 values in the target's byte order;
-// `transmute` checks the sizes, and every bit pattern is a valid `u64`.
-pub(crate) static SLIDER_PEXT: [u64; SLIDER_TABLE_LEN] = unsafe {
-    core::mem::transmute(*include_bytes!(concat!(
-        env!("OUT_DIR"),
-        "/slider_pext.bin"
-    )))
-};
+/// The `u64` values of a table `build.rs` wrote in the target's byte order: evaluated at
+/// compile time, and the byte count must be exactly the table's.
+const fn table(bytes: &[u8; SLIDER_TABLE_LEN * 8]) -> [u64; SLIDER_TABLE_LEN] {
+    let (words, _) = bytes.as_chunks::<8>();
+    let mut table = [0; SLIDER_TABLE_LEN];
+    let mut i = 0;
+    while i < SLIDER_TABLE_LEN {
+        table[i] = u64::from_ne_bytes(words[i]);
+        i += 1;
+    }
+    table
+}
 
-// SAFETY: as for SLIDER_PEXT.
-pub(crate) static SLIDER_MAGIC: [u64; SLIDER_TABLE_LEN] = unsafe {
-    core::mem::transmute(*include_bytes!(concat!(
-        env!("OUT_DIR"),
-        "/slider_magic.bin"
-    )))
-};
+/// The slider attacks of every square and blocker set, at the PEXT index.
+pub(crate) static SLIDER_PEXT: [u64; SLIDER_TABLE_LEN] =
+    table(include_bytes!(concat!(env!("OUT_DIR"), "/slider_pext.bin")));
+
+/// The slider attacks of every square and blocker set, at the magic index.
+pub(crate) static SLIDER_MAGIC: [u64; SLIDER_TABLE_LEN] = table(include_bytes!(concat!(
+    env!("OUT_DIR"),
+    "/slider_magic.bin"
+)));
 
 /// Every square but the a-file.
 pub(crate) const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;

@@ -21,6 +21,7 @@ use crate::generator::movegen::{
     Counter, PawnMoves, generate, generate_with_masks, king_moves, knight_moves, slider_moves,
 };
 use crate::generator::visitor::VisitSink;
+use crate::slider::Cpu;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use static_assertions::const_assert;
@@ -64,20 +65,16 @@ impl<'a, S> Depth2Node<'a, S> {
 impl<S: StatusFlags> Operation for Depth2Node<'_, S> {
     type Output = u64;
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) -> u64 {
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe { depth2_node::<S, B>(self.board, self.ep) }
+    fn run<B: Engine>(self, cpu: Cpu<B>) -> u64 {
+        depth2_node::<S, B>(cpu, self.board, self.ep)
     }
 }
 
 /// The leaf count below `board` (status `S`, en-passant square `ep`). The node's own moves
 /// are generated here, compiled for `S`; the replier's moves in the batch are counted in the
 /// entries of [`Reply<S>`].
-///
-/// # Safety
-/// The CPU supports B.
 #[inline(always)]
-unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
+fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) -> u64 {
     // Few pieces, only rooks and pawns besides the kings: most moves touch the replier's
     // moves, and sorting them costs more than it saves, so every child is made and counted in
     // full. With a knight, bishop or queen on the board sorting pays even when sparse (it
@@ -92,7 +89,7 @@ unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
     } else {
         ReplySquares::compute::<S, B>(board)
     };
-    let mut collect = MakeChildren(Collect::<S, B>::new(squares.lines, !sparse));
+    let mut collect = MakeChildren(Collect::<S, B>::new(cpu, squares.lines, !sparse));
     let mut split = SkipUntouched {
         inner: VisitSink::new(&mut collect, board),
         squares,
@@ -114,7 +111,8 @@ unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
                 mover,
                 SparseCount::<S, B> {
                     batch: &collect.batch,
-                    marker: PhantomData,
+                    cpu,
+                    status: PhantomData,
                 },
             );
     }
@@ -128,15 +126,15 @@ unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
         squares: &squares,
         status: PhantomData,
     };
-    // SAFETY: the caller guarantees the CPU supports B.
-    collect.nodes + unsafe { B::enter(batch) }
+    collect.nodes + B::enter(cpu, batch)
 }
 
 /// Picks the entry that counts a sparse node's batch for the kinds of piece `M` its
 /// children may hold.
 struct SparseCount<'a, S, B> {
     batch: &'a Batch,
-    marker: PhantomData<(S, B)>,
+    cpu: Cpu<B>,
+    status: PhantomData<S>,
 }
 
 impl<S: StatusFlags, B: Engine> MaterialOp for SparseCount<'_, S, B> {
@@ -147,9 +145,7 @@ impl<S: StatusFlags, B: Engine> MaterialOp for SparseCount<'_, S, B> {
             batch: self.batch,
             marker: PhantomData,
         };
-        // SAFETY: a SparseCount<S, B> is made only inside B's entry (`depth2_node`), so the
-        // CPU supports B.
-        unsafe { B::enter(count) }
+        B::enter(self.cpu, count)
     }
 }
 
@@ -163,7 +159,7 @@ struct CountChildren<'a, R, M> {
 impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
     type Output = u64;
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) -> u64 {
+    fn run<B: Engine>(self, _: Cpu<B>) -> u64 {
         let batch = self.batch;
         (0..batch.len).fold(0, |nodes, slot| {
             // No en passant: the batch holds only children whose status has none.
@@ -185,7 +181,7 @@ struct CountBatch<'a, R> {
 impl<R: StatusFlags> Operation for CountBatch<'_, R> {
     type Output = u64;
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) -> u64 {
+    fn run<B: Engine>(self, _: Cpu<B>) -> u64 {
         count_batch::<R, B>(self.board, self.untouched, self.batch, self.squares)
     }
 }
@@ -445,13 +441,15 @@ struct Collect<S, B> {
     lines: u64,
     /// Whether to note the children that leave `lines` alone.
     mark: bool,
-    marker: PhantomData<(S, B)>,
+    /// The proof that let `depth2_node` into B's entry, for the children counted at once.
+    cpu: Cpu<B>,
+    status: PhantomData<S>,
 }
 
 impl<S, B> Collect<S, B> {
     /// An empty batch (that, with `mark`, notes the children changing no square on `lines`).
     #[inline(always)]
-    fn new(lines: u64, mark: bool) -> Self {
+    fn new(cpu: Cpu<B>, lines: u64, mark: bool) -> Self {
         Collect {
             batch: Batch {
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
@@ -461,7 +459,8 @@ impl<S, B> Collect<S, B> {
             nodes: 0,
             lines,
             mark,
-            marker: PhantomData,
+            cpu,
+            status: PhantomData,
         }
     }
 }
@@ -472,9 +471,7 @@ impl<S: StatusFlags, B: Engine> Collect<S, B> {
     fn count_now<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
         let mut child = *parent;
         make(&mut child);
-        // SAFETY: a Collect<S, B> runs only inside B's entry (`depth2_node`), so the CPU
-        // supports B.
-        self.nodes += unsafe { count_entry::<C, B>(&child, ep) };
+        self.nodes += count_entry::<C, B>(self.cpu, &child, ep);
     }
 }
 
@@ -516,13 +513,18 @@ impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
         make: impl FnOnce(&mut Board),
         mv: Move,
     ) {
-        // A Chess960 castle may swap king and rook, or put the king on the rook's square, and
-        // leave both colours' squares as they were: the batch, which sorts children by the
-        // squares they change, would take it for a quiet move that changed nothing.
-        if parent.castling().is_nonstandard() {
-            self.count_now::<C>(parent, make, 0);
-        } else {
-            self.descend::<C>(parent, make, mv, 0);
+        // A Chess960 castle may put the king on the rook's square or the rook on the king's:
+        // that square stays occupied, so the batch, which sorts children by the squares
+        // they change, would miss what changed there. Other castles change every square
+        // they touch, as standard ones do.
+        let castling = parent.castling();
+        if castling.is_nonstandard() {
+            let squares = castling.castle_squares(Color::from_white(S::WHITE), mv.from(), mv.to());
+            if squares.king_to == squares.rook_from || squares.rook_to == mv.from() {
+                self.count_now::<C>(parent, make, 0);
+                return;
+            }
         }
+        self.descend::<C>(parent, make, mv, 0);
     }
 }

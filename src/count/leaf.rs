@@ -7,6 +7,7 @@ use crate::generator::children::Counted;
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::{AnyPieces, Material};
 use crate::generator::movegen::{Counter, generate};
+use crate::slider::Cpu;
 use core::marker::PhantomData;
 
 /// The number of legal moves of a board (status `S`), run inside an engine's entry.
@@ -19,26 +20,23 @@ pub(crate) struct LeafCount<'a, S> {
 impl<S: StatusFlags> Operation for LeafCount<'_, S> {
     type Output = u64;
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) -> u64 {
+    fn run<B: Engine>(self, _: Cpu<B>) -> u64 {
         count::<S, B, AnyPieces>(self.board, self.ep)
     }
 }
 
 /// The number of legal moves of `board` (status `S`) through the counting entry of its
 /// [`Counted`] status.
-///
-/// # Safety
-/// The CPU supports B.
 #[inline(always)]
-pub(crate) unsafe fn count_entry<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
-    // SAFETY: the caller guarantees the CPU supports B.
-    unsafe {
-        B::enter(LeafCount::<Counted<S>> {
+pub(crate) fn count_entry<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) -> u64 {
+    B::enter(
+        cpu,
+        LeafCount::<Counted<S>> {
             board,
             ep,
             status: PhantomData,
-        })
-    }
+        },
+    )
 }
 
 /// The number of legal moves: the popcounts of the generator's target sets.

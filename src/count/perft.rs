@@ -16,6 +16,7 @@ use crate::count::leaf::count_entry;
 use crate::generator::dispatch::{StatusOp, dispatch};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::visitor::{Visitor, visit};
+use crate::slider::Cpu;
 use core::marker::PhantomData;
 
 /// An interior node: a board (status `S`, en-passant square `ep`) whose children are made
@@ -43,7 +44,7 @@ impl<'a, S> Interior<'a, S> {
 impl<S: StatusFlags> Operation for Interior<'_, S> {
     type Output = ();
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) {
+    fn run<B: Engine>(self, _: Cpu<B>) {
         visit::<S, B, _>(self.board, self.ep, &mut HandOn(self.action));
     }
 }
@@ -200,52 +201,52 @@ impl Visitor for HandOn<'_> {
 
 /// Perft of `board` (status `S`, en-passant square `ep`) to any depth, through the entries
 /// of engine `B`.
-///
-/// # Safety
-/// The CPU supports B.
 #[inline(always)]
-pub(crate) unsafe fn perft<S: StatusFlags, B: Engine>(board: &Board, ep: u8, depth: u32) -> u64 {
+pub(crate) fn perft<S: StatusFlags, B: Engine>(
+    cpu: Cpu<B>,
+    board: &Board,
+    ep: u8,
+    depth: u32,
+) -> u64 {
     match depth {
         0 => 1,
-        // SAFETY: the caller guarantees the CPU supports B.
-        1 => unsafe { count_entry::<S, B>(board, ep) },
-        // SAFETY: as above.
-        2 if B::BATCH => unsafe { B::enter(Depth2Node::<S>::new(board, ep)) },
+        1 => count_entry::<S, B>(cpu, board, ep),
+        2 if B::BATCH => B::enter(cpu, Depth2Node::<S>::new(board, ep)),
         _ => {
             let mut children = PerftChildren::<B> {
                 child_depth: depth - 1,
                 nodes: 0,
-                engine: PhantomData,
+                cpu,
             };
-            // SAFETY: as above.
-            unsafe { B::enter(Interior::<S>::new(board, ep, &mut children)) };
+            B::enter(cpu, Interior::<S>::new(board, ep, &mut children));
             children.nodes
         }
     }
 }
 
 /// [`perft`] of `board` whose status index is `status` (see `dispatch`).
-///
-/// # Safety
-/// The CPU supports B.
 #[inline(always)]
-pub(crate) unsafe fn perft_at<B: Engine>(board: &Board, status: u8, ep: u8, depth: u32) -> u64 {
+pub(crate) fn perft_at<B: Engine>(
+    cpu: Cpu<B>,
+    board: &Board,
+    status: u8,
+    ep: u8,
+    depth: u32,
+) -> u64 {
     let at = PerftAt::<B> {
         board,
         ep,
         depth,
-        engine: PhantomData,
+        cpu,
     };
     dispatch(status, at)
 }
 
 /// Runs the interior node of `board` (status index `status`, en-passant square `ep`) with
 /// `action` in engine B's entry for that status (for the deep layer's walks).
-///
-/// # Safety
-/// The CPU supports B.
 #[cfg(feature = "std")]
-pub(crate) unsafe fn interior_at<B: Engine>(
+pub(crate) fn interior_at<B: Engine>(
+    cpu: Cpu<B>,
     board: &Board,
     status: u8,
     ep: u8,
@@ -255,7 +256,7 @@ pub(crate) unsafe fn interior_at<B: Engine>(
         board,
         ep,
         action,
-        engine: PhantomData,
+        cpu,
     };
     dispatch(status, at);
 }
@@ -266,7 +267,7 @@ struct InteriorAt<'a, B> {
     board: &'a Board,
     ep: u8,
     action: &'a mut dyn ChildAction,
-    engine: PhantomData<B>,
+    cpu: Cpu<B>,
 }
 
 #[cfg(feature = "std")]
@@ -274,9 +275,10 @@ impl<B: Engine> StatusOp for InteriorAt<'_, B> {
     type Output = ();
     #[inline(always)]
     fn run<S: StatusFlags>(self) {
-        // SAFETY: an InteriorAt<B> is made only by `interior_at`, whose caller guarantees the
-        // CPU supports B.
-        unsafe { B::enter(Interior::<S>::new(self.board, self.ep, self.action)) }
+        B::enter(
+            self.cpu,
+            Interior::<S>::new(self.board, self.ep, self.action),
+        )
     }
 }
 
@@ -285,16 +287,14 @@ struct PerftAt<'a, B> {
     board: &'a Board,
     ep: u8,
     depth: u32,
-    engine: PhantomData<B>,
+    cpu: Cpu<B>,
 }
 
 impl<B: Engine> StatusOp for PerftAt<'_, B> {
     type Output = u64;
     #[inline(always)]
     fn run<S: StatusFlags>(self) -> u64 {
-        // SAFETY: a PerftAt<B> is made only by `perft_at`, whose caller guarantees the CPU
-        // supports B.
-        unsafe { perft::<S, B>(self.board, self.ep, self.depth) }
+        perft::<S, B>(self.cpu, self.board, self.ep, self.depth)
     }
 }
 
@@ -302,13 +302,11 @@ impl<B: Engine> StatusOp for PerftAt<'_, B> {
 struct PerftChildren<B> {
     child_depth: u32,
     nodes: u64,
-    engine: PhantomData<B>,
+    cpu: Cpu<B>,
 }
 
 impl<B: Engine> ChildAction for PerftChildren<B> {
     fn child(&mut self, _: &Board, child: &Board, _: ChildMove, status: u8, ep: u8) {
-        // SAFETY: a PerftChildren<B> is made only inside `perft::<_, B>`, whose caller
-        // guarantees the CPU supports B.
-        self.nodes += unsafe { perft_at::<B>(child, status, ep, self.child_depth) };
+        self.nodes += perft_at::<B>(self.cpu, child, status, ep, self.child_depth);
     }
 }

@@ -20,6 +20,7 @@ use crate::generator::dispatch::{StatusOp, dispatch};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::AnyPieces;
 use crate::generator::movegen::{Sink, generate};
+use crate::slider::Cpu;
 use core::marker::PhantomData;
 use core::ops::{Add, AddAssign};
 
@@ -168,8 +169,8 @@ struct StatsLeaf<'a, S> {
 impl<S: StatusFlags> Operation for StatsLeaf<'_, S> {
     type Output = ();
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) {
-        let mut sink = StatsSink::<B>::new::<S>(self.board);
+    fn run<B: Engine>(self, cpu: Cpu<B>) {
+        let mut sink = StatsSink::<B>::new::<S>(cpu, self.board);
         generate::<S, B, AnyPieces, _>(self.board, self.ep, &mut sink);
         *self.stats += sink.stats;
     }
@@ -177,11 +178,9 @@ impl<S: StatusFlags> Operation for StatsLeaf<'_, S> {
 
 /// Adds the [`PerftStats`] of `board` (status `S`) to `depth >= 1` to `stats` through the
 /// entries of engine `B`.
-///
-/// # Safety
-/// The CPU supports B.
 #[inline(always)]
-pub(crate) unsafe fn stats_entry<S: StatusFlags, B: Engine>(
+pub(crate) fn stats_entry<S: StatusFlags, B: Engine>(
+    cpu: Cpu<B>,
     board: &Board,
     ep: u8,
     depth: u32,
@@ -190,23 +189,22 @@ pub(crate) unsafe fn stats_entry<S: StatusFlags, B: Engine>(
     if depth <= 1 {
         // The leaf statistics read no castling right of the opponent (its checks are
         // answered without castling): the 16 `Counted` statuses serve all 64.
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe {
-            B::enter(StatsLeaf::<Counted<S>> {
+        B::enter(
+            cpu,
+            StatsLeaf::<Counted<S>> {
                 board,
                 ep,
                 stats,
                 status: PhantomData,
-            })
-        }
+            },
+        )
     } else {
         let mut children = StatsChildren::<B> {
             child_depth: depth - 1,
             stats,
-            engine: PhantomData,
+            cpu,
         };
-        // SAFETY: as above.
-        unsafe { B::enter(Interior::<S>::new(board, ep, &mut children)) }
+        B::enter(cpu, Interior::<S>::new(board, ep, &mut children))
     }
 }
 
@@ -214,7 +212,7 @@ pub(crate) unsafe fn stats_entry<S: StatusFlags, B: Engine>(
 struct StatsChildren<'a, B> {
     child_depth: u32,
     stats: &'a mut PerftStats,
-    engine: PhantomData<B>,
+    cpu: Cpu<B>,
 }
 
 impl<B: Engine> ChildAction for StatsChildren<'_, B> {
@@ -224,7 +222,7 @@ impl<B: Engine> ChildAction for StatsChildren<'_, B> {
             ep,
             depth: self.child_depth,
             stats: self.stats,
-            engine: PhantomData,
+            cpu: self.cpu,
         };
         dispatch(status, at);
     }
@@ -236,16 +234,14 @@ struct StatsAt<'a, B> {
     ep: u8,
     depth: u32,
     stats: &'a mut PerftStats,
-    engine: PhantomData<B>,
+    cpu: Cpu<B>,
 }
 
 impl<B: Engine> StatusOp for StatsAt<'_, B> {
     type Output = ();
     #[inline(always)]
     fn run<S: StatusFlags>(self) {
-        // SAFETY: a StatsAt<B> is made only by `StatsChildren<B>`, which lives inside B's
-        // entries, so the CPU supports B.
-        unsafe { stats_entry::<S, B>(self.board, self.ep, self.depth, self.stats) }
+        stats_entry::<S, B>(self.cpu, self.board, self.ep, self.depth, self.stats)
     }
 }
 
@@ -279,13 +275,14 @@ struct StatsSink<B> {
     /// bishops/queens (`diag`) and the enemy king: moving off that line checks.
     blockers_hv: u64,
     blockers_diag: u64,
-    backend: PhantomData<B>,
+    /// The proof that let the leaf into B's entry, for the mate tests' counts.
+    cpu: Cpu<B>,
 }
 
 impl<B: Engine> StatsSink<B> {
     /// The per-position tables for side to move `S::WHITE`.
     #[inline(always)]
-    fn new<S: StatusFlags>(board: &Board) -> StatsSink<B> {
+    fn new<S: StatusFlags>(cpu: Cpu<B>, board: &Board) -> StatsSink<B> {
         let us = Color::from_white(S::WHITE);
         let them = !us;
         let occupied = board.occupied_bits();
@@ -339,7 +336,7 @@ impl<B: Engine> StatsSink<B> {
             },
             blockers_hv: blockers(true, straight),
             blockers_diag: blockers(false, diagonal),
-            backend: PhantomData,
+            cpu,
         }
     }
 
@@ -417,8 +414,7 @@ impl<B: Engine> StatsSink<B> {
     fn count_mate<C: StatusFlags>(&mut self, child: &Board, ep: u8) {
         // The bulk-counting entry at depth 1 counts the replies; castling rights in `C`
         // do not matter, as nobody castles out of check.
-        // SAFETY: this runs inside one of B's entries, so the CPU supports B.
-        let replies = unsafe { count_entry::<C, B>(child, ep) };
+        let replies = count_entry::<C, B>(self.cpu, child, ep);
         self.stats.checkmates += u64::from(replies == 0);
     }
 

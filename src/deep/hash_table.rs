@@ -24,8 +24,7 @@ use crate::deep::memory::{Zeroable, ZeroedMemory};
 use crate::generator::entry::{Engine, EngineOp, with_engine};
 use crate::position::Position;
 use crate::position::perft::perft_resolved;
-use crate::slider::Resolved;
-use core::marker::PhantomData;
+use crate::slider::{Cpu, Resolved};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Subtrees shallower than this are counted, not probed: a depth-1 count (a few popcounts)
@@ -571,29 +570,25 @@ struct HashedRoot<'a, 'b> {
 
 impl EngineOp for HashedRoot<'_, '_> {
     type Output = u64;
-    unsafe fn run<B: Engine>(self) -> u64 {
+    fn run<B: Engine>(self, cpu: Cpu<B>) -> u64 {
         let position = self.position;
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe {
-            hashed::<B>(
-                position.board(),
-                position.status_index(),
-                position.ep_index(),
-                self.depth,
-                self.key,
-                self.context,
-            )
-        }
+        hashed::<B>(
+            cpu,
+            position.board(),
+            position.status_index(),
+            position.ep_index(),
+            self.depth,
+            self.key,
+            self.context,
+        )
     }
 }
 
 /// Perft of `board` (status index `status`, en-passant square `ep`, key `key`) to `depth`,
 /// through the table where the subtree is deep enough to be worth a probe: a hit returns
 /// the stored count, a miss counts (the children through the table again) and stores.
-///
-/// # Safety
-/// The CPU supports B.
-unsafe fn hashed<B: Engine>(
+fn hashed<B: Engine>(
+    cpu: Cpu<B>,
     board: &Board,
     status: u8,
     ep: u8,
@@ -602,8 +597,7 @@ unsafe fn hashed<B: Engine>(
     context: &mut Context,
 ) -> u64 {
     if depth < MIN_PROBE_DEPTH {
-        // SAFETY: the caller guarantees the CPU supports B.
-        return unsafe { perft_at::<B>(board, status, ep, depth) };
+        return perft_at::<B>(cpu, board, status, ep, depth);
     }
     context.stats.probes += 1;
     if let Some(nodes) = context.table.probe(key, depth) {
@@ -612,16 +606,14 @@ unsafe fn hashed<B: Engine>(
         // Sampled by key, not by hit number, so small units get their share.
         if every != 0 && ((key >> 64) as u64).is_multiple_of(every) {
             context.stats.verified += 1;
-            // SAFETY: as above.
-            let recount = unsafe { perft_at::<B>(board, status, ep, depth) };
+            let recount = perft_at::<B>(cpu, board, status, ep, depth);
             context.stats.mismatches += u64::from(recount != nodes);
         }
         return nodes;
     }
     if depth == 2 {
         // The children are not probed, so they need no keys: the batched depth-2 count.
-        // SAFETY: as above.
-        let nodes = unsafe { perft_at::<B>(board, status, ep, 2) };
+        let nodes = perft_at::<B>(cpu, board, status, ep, 2);
         context.table.store(key, depth, nodes);
         return nodes;
     }
@@ -634,15 +626,13 @@ unsafe fn hashed<B: Engine>(
         prefetch: depth == 3,
         nodes: 0,
         context,
-        engine: PhantomData,
+        cpu,
     };
     if children.prefetch {
-        // SAFETY: as above.
-        unsafe { interior_at::<B>(board, status, ep, &mut children) };
+        interior_at::<B>(cpu, board, status, ep, &mut children);
         children.prefetch = false;
     }
-    // SAFETY: as above.
-    unsafe { interior_at::<B>(board, status, ep, &mut children) };
+    interior_at::<B>(cpu, board, status, ep, &mut children);
     let nodes = children.nodes;
     context.table.store(key, depth, nodes);
     nodes
@@ -658,7 +648,7 @@ struct HashedChildren<'a, 'b, B> {
     prefetch: bool,
     nodes: u64,
     context: &'a mut Context<'b>,
-    engine: PhantomData<B>,
+    cpu: Cpu<B>,
 }
 
 impl<B: Engine> ChildAction for HashedChildren<'_, '_, B> {
@@ -673,10 +663,15 @@ impl<B: Engine> ChildAction for HashedChildren<'_, '_, B> {
         }
         #[cfg(test)]
         assert_eq!(key, keys.full(child, status, ep), "incremental key");
-        // SAFETY: a HashedChildren<B> is made only inside `hashed::<B>`, whose caller
-        // guarantees the CPU supports B.
-        self.nodes +=
-            unsafe { hashed::<B>(child, status, ep, self.child_depth, key, self.context) };
+        self.nodes += hashed::<B>(
+            self.cpu,
+            child,
+            status,
+            ep,
+            self.child_depth,
+            key,
+            self.context,
+        );
     }
 }
 
@@ -741,10 +736,8 @@ mod tests {
     /// engine), and reaching one engine keeps this test binary a fraction of the library's
     /// code to compile.
     fn perft_hashed_plain(position: &Position, depth: u32, table: &HashTable) -> u64 {
-        // SAFETY: the plain magic engine uses no optional CPU feature.
-        count_from_root(position, depth, table, |root| unsafe {
-            root.run::<Magic>()
-        })
+        let plain = Cpu::<Magic>::check().expect("the magic engine needs no CPU feature");
+        count_from_root(position, depth, table, |root| root.run(plain))
     }
 
     #[test]

@@ -32,23 +32,26 @@ impl<T: Zeroable> ZeroedMemory<T> {
         if len == 0 || bytes > isize::MAX as usize {
             return None;
         }
-        // SAFETY: a fresh anonymous mapping; no existing memory is named or changed.
+        // SAFETY: a fresh anonymous mapping names or changes no existing memory; the advice
+        // covers exactly that mapping (if made), and MADV_HUGEPAGE changes only how the
+        // kernel backs its pages, never what they hold.
         let address = unsafe {
-            libc::mmap(
+            let address = libc::mmap(
                 core::ptr::null_mut(),
                 bytes,
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
                 -1,
                 0,
-            )
+            );
+            if address != libc::MAP_FAILED {
+                libc::madvise(address, bytes, libc::MADV_HUGEPAGE);
+            }
+            address
         };
         if address == libc::MAP_FAILED {
             return None;
         }
-        // SAFETY: the range is exactly the mapping just made; MADV_HUGEPAGE changes only how
-        // the kernel backs its pages, never what they hold.
-        unsafe { libc::madvise(address, bytes, libc::MADV_HUGEPAGE) };
         // Page-aligned, so aligned for any `T` of alignment up to 4 KiB.
         debug_assert!(core::mem::align_of::<T>() <= 4096);
         let start = core::ptr::NonNull::new(address.cast::<T>())?;
@@ -81,19 +84,17 @@ impl<T: Zeroable> core::ops::Deref for ZeroedMemory<T> {
 impl<T: Zeroable> Drop for ZeroedMemory<T> {
     fn drop(&mut self) {
         let bytes = self.len * core::mem::size_of::<T>();
-        // SAFETY: `start` and `bytes` are exactly the mapping `zeroed` made; nothing borrows
-        // the values any more (`&mut self`).
-        #[cfg(target_os = "linux")]
+        // SAFETY: `start` and `bytes` are exactly what `zeroed` got: the mapping on Linux,
+        // else the global allocator's block of this layout; nothing borrows the values any
+        // more (`&mut self`).
         unsafe {
-            libc::munmap(self.start.as_ptr().cast(), bytes)
-        };
-        // SAFETY: allocated by the global allocator with this layout in `zeroed`.
-        #[cfg(not(target_os = "linux"))]
-        unsafe {
+            #[cfg(target_os = "linux")]
+            libc::munmap(self.start.as_ptr().cast(), bytes);
+            #[cfg(not(target_os = "linux"))]
             std::alloc::dealloc(
                 self.start.as_ptr().cast(),
                 std::alloc::Layout::from_size_align_unchecked(bytes, core::mem::align_of::<T>()),
-            )
-        };
+            );
+        }
     }
 }

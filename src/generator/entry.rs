@@ -8,6 +8,10 @@
 //! operations, and a new operation needs no new entry: it is one more `Operation` impl.
 //! Recursion goes from an operation to the entry of the child's operation, so each status
 //! and operation is compiled once per backend.
+//!
+//! Entering needs a [`Cpu`] proof that the CPU has the engine's features: [`Cpu::check`]
+//! makes it, a [`Resolved`] holds it, and every walk hands it down, so the calls into
+//! `#[target_feature]` code in [`Engine::enter`] are this crate's only `unsafe` for the CPU.
 
 use crate::base::status::StatusFlags;
 use crate::generator::dispatch::{StatusOp, dispatch};
@@ -15,65 +19,73 @@ use crate::generator::dispatch::{StatusOp, dispatch};
 use crate::slider::magic::MagicPopcnt;
 #[cfg(target_arch = "x86_64")]
 use crate::slider::pext::Pext;
-use crate::slider::{Compiled, Lookup, Resolved, magic::Magic};
+use crate::slider::{Build, Compiled, Cpu, Resolved, magic::Magic};
 
 /// Work compiled into an engine's entry: `run::<B>` is inlined into `B::enter`.
 pub(crate) trait Operation {
     /// What the work returns.
     type Output;
-    /// Does the work with engine `B`'s lookups.
-    ///
-    /// # Safety
-    /// The CPU supports `B` (it runs inside `B`'s entry, which is reached only after the
-    /// CPU was checked).
-    unsafe fn run<B: Engine>(self) -> Self::Output;
+    /// Does the work with engine `B`'s lookups, inside `B`'s entry; `cpu` is the proof that
+    /// let it in, for the entries it enters in turn.
+    fn run<B: Engine>(self, cpu: Cpu<B>) -> Self::Output;
 }
 
 /// A build of the generator: a backend's lookups and the entry compiled with the CPU
 /// features they need.
-pub(crate) trait Engine: Lookup {
+pub(crate) trait Engine: Build {
     /// Whether depth-2 nodes count their children in the batch (`count::depth2`). The
     /// fallback for CPUs without POPCNT counts them one by one: it saves the batch's code in
     /// every binary for CPUs that nobody counts deep trees on.
     const BATCH: bool;
 
-    /// Runs `op` compiled with this engine's CPU features.
-    ///
-    /// # Safety
-    /// The CPU supports this engine: the caller runs inside an entry of the same engine, or
-    /// got the engine from a [`Resolved`] through [`with_engine`].
-    unsafe fn enter<O: Operation>(op: O) -> O::Output;
+    /// Runs `op` compiled with this engine's CPU features, which `cpu` proves this CPU has.
+    fn enter<O: Operation>(cpu: Cpu<Self>, op: O) -> O::Output;
 }
 
 #[cfg(target_arch = "x86_64")]
 impl Engine for Pext {
     const BATCH: bool = true;
 
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-    unsafe fn enter<O: Operation>(op: O) -> O::Output {
-        // SAFETY: the caller guarantees the CPU supports this engine.
-        unsafe { op.run::<Self>() }
+    #[inline(always)]
+    fn enter<O: Operation>(cpu: Cpu<Self>, op: O) -> O::Output {
+        // SAFETY: a `Cpu<Pext>` exists only if `Cpu::check` saw CPUID report BMI1, BMI2,
+        // POPCNT, AVX2 and the OS saving YMM state: every feature `pext_entry` enables.
+        unsafe { pext_entry(cpu, op) }
     }
+}
+
+/// The PEXT engine's entry.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn pext_entry<O: Operation>(cpu: Cpu<Pext>, op: O) -> O::Output {
+    op.run(cpu)
 }
 
 #[cfg(target_arch = "x86_64")]
 impl Engine for MagicPopcnt {
     const BATCH: bool = true;
 
-    #[target_feature(enable = "popcnt")]
-    unsafe fn enter<O: Operation>(op: O) -> O::Output {
-        // SAFETY: the caller guarantees the CPU supports this engine.
-        unsafe { op.run::<Self>() }
+    #[inline(always)]
+    fn enter<O: Operation>(cpu: Cpu<Self>, op: O) -> O::Output {
+        // SAFETY: a `Cpu<MagicPopcnt>` exists only if `Cpu::check` saw CPUID report POPCNT,
+        // the one feature `magic_popcnt_entry` enables.
+        unsafe { magic_popcnt_entry(cpu, op) }
     }
+}
+
+/// The entry of the magic engine with POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn magic_popcnt_entry<O: Operation>(cpu: Cpu<MagicPopcnt>, op: O) -> O::Output {
+    op.run(cpu)
 }
 
 impl Engine for Magic {
     // On x86-64 this is the fallback for CPUs without POPCNT; elsewhere it is the engine.
     const BATCH: bool = !cfg!(target_arch = "x86_64");
 
-    unsafe fn enter<O: Operation>(op: O) -> O::Output {
-        // SAFETY: this engine needs no optional CPU feature.
-        unsafe { op.run::<Self>() }
+    fn enter<O: Operation>(cpu: Cpu<Self>, op: O) -> O::Output {
+        op.run(cpu)
     }
 }
 
@@ -82,26 +94,18 @@ impl Engine for Magic {
 pub(crate) trait EngineOp {
     /// What the work returns.
     type Output;
-    /// Does the work on engine `B`.
-    ///
-    /// # Safety
-    /// The CPU supports `B`.
-    unsafe fn run<B: Engine>(self) -> Self::Output;
+    /// Does the work on engine `B`, which `cpu` proves this CPU runs.
+    fn run<B: Engine>(self, cpu: Cpu<B>) -> Self::Output;
 }
 
-/// Runs `op` on the engine `resolved` names.
+/// Runs `op` on the engine `resolved` names, with the proof `resolved` holds.
 pub(crate) fn with_engine<O: EngineOp>(resolved: Resolved, op: O) -> O::Output {
     match resolved.compiled() {
-        // SAFETY: `Resolved::new` chose Pext only after `resolve` checked that the CPU runs
-        // BMI2, BMI1, POPCNT and AVX2.
         #[cfg(target_arch = "x86_64")]
-        Compiled::Pext => unsafe { op.run::<Pext>() },
-        // SAFETY: `Resolved::new` chose it only after checking that the CPU has POPCNT, the
-        // one feature it adds.
+        Compiled::Pext(cpu) => op.run(cpu),
         #[cfg(target_arch = "x86_64")]
-        Compiled::MagicPopcnt => unsafe { op.run::<MagicPopcnt>() },
-        // SAFETY: the magic engine uses no optional CPU feature.
-        Compiled::Magic => unsafe { op.run::<Magic>() },
+        Compiled::MagicPopcnt(cpu) => op.run(cpu),
+        Compiled::Magic(cpu) => op.run(cpu),
     }
 }
 
@@ -111,11 +115,8 @@ pub(crate) fn with_engine<O: EngineOp>(resolved: Resolved, op: O) -> O::Output {
 pub(crate) trait RootOp {
     /// What the work returns.
     type Output;
-    /// Does the work for status `S` on engine `B`.
-    ///
-    /// # Safety
-    /// The CPU supports `B`.
-    unsafe fn run<S: StatusFlags, B: Engine>(self) -> Self::Output;
+    /// Does the work for status `S` on engine `B`, which `cpu` proves this CPU runs.
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) -> Self::Output;
 }
 
 /// Runs `op` with the status whose index is `status` (see [`dispatch`]) on the engine
@@ -132,28 +133,20 @@ struct Root<O> {
 
 impl<O: RootOp> EngineOp for Root<O> {
     type Output = O::Output;
-    unsafe fn run<B: Engine>(self) -> O::Output {
-        dispatch(
-            self.status,
-            RootStatus::<O, B> {
-                op: self.op,
-                engine: core::marker::PhantomData,
-            },
-        )
+    fn run<B: Engine>(self, cpu: Cpu<B>) -> O::Output {
+        dispatch(self.status, RootStatus { op: self.op, cpu })
     }
 }
 
 /// [`at_root`] once engine and status are known.
 struct RootStatus<O, B> {
     op: O,
-    engine: core::marker::PhantomData<B>,
+    cpu: Cpu<B>,
 }
 
 impl<O: RootOp, B: Engine> StatusOp for RootStatus<O, B> {
     type Output = O::Output;
     fn run<S: StatusFlags>(self) -> O::Output {
-        // SAFETY: a RootStatus<O, B> is built only by `Root::run::<B>`, which `with_engine`
-        // calls only for an engine the CPU supports.
-        unsafe { self.op.run::<S, B>() }
+        self.op.run::<S, B>(self.cpu)
     }
 }

@@ -14,6 +14,7 @@ use crate::base::types::{Color, Piece, Square};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::AnyPieces;
 use crate::generator::movegen::{Sink, generate};
+use crate::slider::Cpu;
 use crate::slider::Lookup;
 use core::marker::PhantomData;
 
@@ -132,7 +133,7 @@ pub(crate) struct VisitOp<'a, S, V> {
 impl<S: StatusFlags, V: Visitor> Operation for VisitOp<'_, S, V> {
     type Output = ();
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) {
+    fn run<B: Engine>(self, _: Cpu<B>) {
         visit::<S, B, V>(self.board, self.ep, self.visitor);
     }
 }

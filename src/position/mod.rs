@@ -29,7 +29,7 @@ use crate::generator::material::AnyPieces;
 use crate::generator::movegen::{Sink, generate};
 use crate::generator::visitor::{VisitOp, Visitor};
 use crate::slider::Portable;
-use crate::slider::Resolved;
+use crate::slider::{Cpu, Resolved};
 use castling::CastlingRights;
 use core::marker::PhantomData;
 use moves::{EachMove, MoveList, PlayError, UciMoveError, parse_uci_parts};
@@ -822,14 +822,13 @@ struct AnyMoveRoot<'a> {
 
 impl RootOp for AnyMoveRoot<'_> {
     type Output = bool;
-    unsafe fn run<S: StatusFlags, B: Engine>(self) -> bool {
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) -> bool {
         let op = AnyMoveOp::<ClearTheirQ<ClearTheirK<S>>> {
             board: &self.position.board,
             ep: self.position.ep_index(),
             status: PhantomData,
         };
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe { B::enter(op) }
+        B::enter(cpu, op)
     }
 }
 
@@ -843,7 +842,7 @@ struct AnyMoveOp<'a, S> {
 impl<S: StatusFlags> Operation for AnyMoveOp<'_, S> {
     type Output = bool;
     #[inline(always)]
-    unsafe fn run<B: Engine>(self) -> bool {
+    fn run<B: Engine>(self, _: Cpu<B>) -> bool {
         let mut any = AnyMove(false);
         generate::<S, B, AnyPieces, _>(self.board, self.ep, &mut any);
         any.0
@@ -896,15 +895,14 @@ struct VisitRoot<'a, V> {
 
 impl<V: Visitor> RootOp for VisitRoot<'_, V> {
     type Output = ();
-    unsafe fn run<S: StatusFlags, B: Engine>(self) {
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) {
         let op = VisitOp::<S, V> {
             board: &self.position.board,
             ep: self.position.ep_index(),
             visitor: self.visitor,
             status: PhantomData,
         };
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe { B::enter(op) }
+        B::enter(cpu, op)
     }
 }
 
@@ -918,15 +916,14 @@ struct ListMoves<'a, V> {
 
 impl<V: Visitor> RootOp for ListMoves<'_, V> {
     type Output = ();
-    unsafe fn run<S: StatusFlags, B: Engine>(self) {
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) {
         let op = VisitOp::<Counted<S>, V> {
             board: &self.position.board,
             ep: self.position.ep_index(),
             visitor: self.visitor,
             status: PhantomData,
         };
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe { B::enter(op) }
+        B::enter(cpu, op)
     }
 }
 

@@ -11,7 +11,7 @@ use crate::generator::visitor::Visitor;
 use crate::position::Position;
 use crate::position::moves::MoveCounts;
 use crate::position::walk::{Children, Generator, Node, Walk};
-use crate::slider::Resolved;
+use crate::slider::{Cpu, Resolved};
 use core::marker::PhantomData;
 
 /// The number of leaves of the legal move tree `depth` plies deep (`1` at depth 0), on the
@@ -44,10 +44,9 @@ struct PerftRoot<'a> {
 
 impl RootOp for PerftRoot<'_> {
     type Output = u64;
-    unsafe fn run<S: StatusFlags, B: Engine>(self) -> u64 {
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) -> u64 {
         let position = self.position;
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe { perft_board::<S, B>(&position.board, position.ep_index(), self.depth) }
+        perft_board::<S, B>(cpu, &position.board, position.ep_index(), self.depth)
     }
 }
 
@@ -119,13 +118,16 @@ struct StatsRoot<'a> {
 
 impl RootOp for StatsRoot<'_> {
     type Output = PerftStats;
-    unsafe fn run<S: StatusFlags, B: Engine>(self) -> PerftStats {
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) -> PerftStats {
         let position = self.position;
         let mut stats = PerftStats::default();
-        // SAFETY: the caller guarantees the CPU supports B.
-        unsafe {
-            stats_entry::<S, B>(&position.board, position.ep_index(), self.depth, &mut stats)
-        };
+        stats_entry::<S, B>(
+            cpu,
+            &position.board,
+            position.ep_index(),
+            self.depth,
+            &mut stats,
+        );
         stats
     }
 }

@@ -7,9 +7,9 @@
 //! so recursion needs no runtime status and every node runs inside the engine's entry with
 //! the caller's code inlined into the generator.
 //!
-//! Safety rests on two facts: a `Generator` type is only ever named by this crate after the
-//! CPU was checked for it (the trait is sealed and the engine types are private), and a
-//! `Node<S>` is only built by this crate, from a board whose status is `S`.
+//! Correctness rests on two facts: a node carries the proof that the CPU runs the walk's
+//! engine (the `Cpu` its entries need), and a `Node<S>` is only built by this crate, from a
+//! board whose status is `S`.
 
 use crate::base::board::Board;
 use crate::base::chess_move::Move;
@@ -22,7 +22,7 @@ use crate::generator::visitor::{VisitOp, Visitor};
 use crate::position::Position;
 use crate::position::castling::CastlingRights;
 use crate::position::queries::checkers_on;
-use crate::slider::{Backend, BackendUnavailable, Resolved};
+use crate::slider::{Backend, BackendUnavailable, Cpu, Resolved};
 use core::marker::PhantomData;
 
 /// A node of the move tree: a board whose status (side to move, en passant, castling rights)
@@ -52,6 +52,17 @@ impl<'a, S: StatusFlags> Node<'a, S> {
             ep,
             engine,
             status: PhantomData,
+        }
+    }
+
+    /// The proof that this CPU runs engine `B`, the walk's: the one the node holds (the
+    /// crate makes every node with it, so this folds away where the caller's code is
+    /// inlined), or asked again for a node carried into a walk on another engine.
+    #[inline(always)]
+    fn cpu<B: Engine>(&self) -> Cpu<B> {
+        match self.engine.proof::<B>() {
+            Some(cpu) => cpu,
+            None => check_again::<B>(),
         }
     }
 
@@ -361,19 +372,15 @@ pub trait Generator: sealed::Sealed {
 impl<B: Engine> Generator for B {
     #[inline(always)]
     fn children<S: StatusFlags, W: Children>(node: Node<'_, S>, children: &mut W) {
-        let mut make = MakeChildren(ToChildren {
-            children,
-            engine: node.engine,
-        });
+        let cpu = node.cpu::<B>();
+        let mut make = MakeChildren(ToChildren { children, cpu });
         let op = VisitOp::<S, _> {
             board: node.board,
             ep: node.ep,
             visitor: &mut make,
             status: PhantomData,
         };
-        // SAFETY: only the crate names an engine as a Generator, and only after the CPU was
-        // checked for it (`Position::walk` through `Resolved`).
-        unsafe { B::enter(op) }
+        B::enter(cpu, op)
     }
 
     #[inline(always)]
@@ -384,25 +391,33 @@ impl<B: Engine> Generator for B {
             visitor,
             status: PhantomData,
         };
-        // SAFETY: as in `children`.
-        unsafe { B::enter(op) }
+        B::enter(node.cpu::<B>(), op)
     }
 
     #[inline(always)]
     fn count_moves<S: StatusFlags>(node: Node<'_, S>) -> u64 {
-        // SAFETY: as in `children`.
-        unsafe { count_entry::<S, B>(node.board, node.ep) }
+        count_entry::<S, B>(node.cpu::<B>(), node.board, node.ep)
+    }
+}
+
+/// [`Node::cpu`] for a node of another engine's walk.
+#[cold]
+#[inline(never)]
+fn check_again<B: Engine>() -> Cpu<B> {
+    match Cpu::check() {
+        Some(cpu) => cpu,
+        None => unreachable!("a walk names only engines this CPU was checked for"),
     }
 }
 
 /// Makes each child's node for a [`Children`].
-struct ToChildren<'a, W> {
+struct ToChildren<'a, W, B> {
     children: &'a mut W,
-    /// The parent's engine, handed to each child.
-    engine: Resolved,
+    /// The walk's engine, handed to each child (as a constant of the entry).
+    cpu: Cpu<B>,
 }
 
-impl<W: Children> Descend for ToChildren<'_, W> {
+impl<W: Children, B: Engine> Descend for ToChildren<'_, W, B> {
     #[inline(always)]
     fn descend<C: StatusFlags>(
         &mut self,
@@ -417,7 +432,7 @@ impl<W: Children> Descend for ToChildren<'_, W> {
         let mut child = *parent;
         make(&mut child);
         self.children
-            .child::<C>(Node::new(&child, ep, self.engine), mv);
+            .child::<C>(Node::new(&child, ep, Resolved::of(self.cpu)), mv);
     }
 }
 
@@ -429,7 +444,6 @@ pub(crate) fn walk<W: Walk>(position: &Position, resolved: Resolved, walk: W) ->
         WalkRoot {
             board: &position.board,
             ep: position.ep_index(),
-            engine: resolved,
             walk,
         },
     )
@@ -439,15 +453,14 @@ pub(crate) fn walk<W: Walk>(position: &Position, resolved: Resolved, walk: W) ->
 struct WalkRoot<'a, W> {
     board: &'a Board,
     ep: u8,
-    engine: Resolved,
     walk: W,
 }
 
 impl<W: Walk> RootOp for WalkRoot<'_, W> {
     type Output = W::Output;
-    unsafe fn run<S: StatusFlags, B: Engine>(self) -> W::Output {
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) -> W::Output {
         self.walk
-            .walk::<S, B>(Node::new(self.board, self.ep, self.engine))
+            .walk::<S, B>(Node::new(self.board, self.ep, Resolved::of(cpu)))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The magic backend: a slider's attack-table index is `((occupied & mask) * magic) >> shift`,
 //! with magics found by the build-time search. Runs on every CPU.
 
-use super::Lookup;
+use super::{Build, Compiled, Cpu, Lookup};
 use crate::base::attacks::{MAGIC_BISHOP, MAGIC_ROOK, MagicEntry, SLIDER_MAGIC};
 
 /// The portable backend.
@@ -27,6 +27,27 @@ impl Lookup for Magic {
     }
 }
 
+impl Build for Magic {
+    #[inline(always)]
+    fn cpu_runs() -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn compiled(cpu: Cpu<Self>) -> Compiled {
+        Compiled::Magic(cpu)
+    }
+
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unreachable_patterns))]
+    fn proof(compiled: Compiled) -> Option<Cpu<Self>> {
+        match compiled {
+            Compiled::Magic(cpu) => Some(cpu),
+            _ => None,
+        }
+    }
+}
+
 /// The magic backend compiled with POPCNT (every x86-64 CPU since 2008, including the AMD
 /// ones whose PEXT is slow): bulk counting without the software popcount.
 #[cfg(target_arch = "x86_64")]
@@ -42,5 +63,26 @@ impl Lookup for MagicPopcnt {
     #[inline(always)]
     fn bishop(square: usize, occupied: u64) -> u64 {
         Magic::bishop(square, occupied)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Build for MagicPopcnt {
+    #[inline(always)]
+    fn cpu_runs() -> bool {
+        super::popcnt_is_supported()
+    }
+
+    #[inline(always)]
+    fn compiled(cpu: Cpu<Self>) -> Compiled {
+        Compiled::MagicPopcnt(cpu)
+    }
+
+    #[inline(always)]
+    fn proof(compiled: Compiled) -> Option<Cpu<Self>> {
+        match compiled {
+            Compiled::MagicPopcnt(cpu) => Some(cpu),
+            _ => None,
+        }
     }
 }

@@ -11,6 +11,7 @@ pub(crate) mod magic;
 pub(crate) mod pext;
 
 use core::fmt;
+use core::marker::PhantomData;
 
 /// A slider backend's lookups. Generic code takes `B: Lookup` and calls `B::rook`/`B::bishop`;
 /// inlined into code compiled for the backend's CPU features, each is a few instructions.
@@ -19,6 +20,63 @@ pub(crate) trait Lookup: 'static {
     fn rook(square: usize, occupied: u64) -> u64;
     /// Squares a bishop on `square` attacks.
     fn bishop(square: usize, occupied: u64) -> u64;
+}
+
+/// A backend's lookups as one build of the generator ([`Compiled`]): what the CPU must run
+/// for it, and the [`Cpu`] proof a [`Resolved`] holds for it.
+pub(crate) trait Build: Lookup + Sized {
+    /// Whether this CPU runs the build: its lookups and every feature its entry in
+    /// `generator::entry` is compiled with. Asked only by [`Cpu::check`].
+    fn cpu_runs() -> bool;
+    /// The build named by a proof of it.
+    fn compiled(cpu: Cpu<Self>) -> Compiled;
+    /// The proof `compiled` holds, if it names this build.
+    fn proof(compiled: Compiled) -> Option<Cpu<Self>>;
+}
+
+/// Proof that this CPU runs the build of the generator for backend `B` (its lookups and the
+/// CPU features of its `#[target_feature]` entry). Zero-sized; made only by [`Cpu::check`],
+/// then handed down every walk, so entering `B`'s entry again needs no fresh proof.
+pub(crate) struct Cpu<B>(PhantomData<fn() -> B>);
+
+impl<B: Build> Cpu<B> {
+    /// The proof for `B` if this CPU runs it (CPUID is asked once per process; see
+    /// [`CPU_FACTS`]). The only way to make a `Cpu`.
+    #[inline(always)]
+    pub(crate) fn check() -> Option<Cpu<B>> {
+        if B::cpu_runs() {
+            Some(Cpu(PhantomData))
+        } else {
+            None
+        }
+    }
+}
+
+impl<B> Clone for Cpu<B> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B> Copy for Cpu<B> {}
+
+impl<B> PartialEq for Cpu<B> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<B> Eq for Cpu<B> {}
+
+impl<B> core::hash::Hash for Cpu<B> {
+    fn hash<H: core::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl<B> fmt::Debug for Cpu<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Cpu")
+    }
 }
 
 /// The slider lookup of this build: PEXT when the target has BMI2 at compile time (then
@@ -179,8 +237,10 @@ fn ask_pext_is_supported() -> bool {
     if !(popcnt && os_saves_state && avx && avx2 && bmi1 && bmi2) {
         return false;
     }
-    // SAFETY: CPUID reported OSXSAVE, so XGETBV exists and may be executed.
-    let enabled_state = unsafe { read_xcr0() };
+    // Reads XCR0, the register of CPU state the OS saves on a context switch.
+    // SAFETY: CPUID.1:ECX bit 27 (OSXSAVE, read above) is set: the CPU has XGETBV and the
+    // OS enabled it, the one feature `_xgetbv` needs.
+    let enabled_state = unsafe { core::arch::x86_64::_xgetbv(0) };
     // The OS must save both XMM (bit 1) and YMM (bit 2) state.
     enabled_state & 0b110 == 0b110
 }
@@ -189,17 +249,6 @@ fn ask_pext_is_supported() -> bool {
 #[cfg(target_arch = "x86_64")]
 fn ask_popcnt_is_supported() -> bool {
     cfg!(target_feature = "popcnt") || core::arch::x86_64::__cpuid(1).ecx & (1 << 23) != 0
-}
-
-/// Reads XCR0, the register of CPU state the OS saves on a context switch.
-///
-/// # Safety
-/// The CPU must support XGETBV (CPUID.1:ECX.OSXSAVE).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "xsave")]
-unsafe fn read_xcr0() -> u64 {
-    // SAFETY: the caller checked OSXSAVE; this function enables the `xsave` feature.
-    unsafe { core::arch::x86_64::_xgetbv(0) }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -251,14 +300,25 @@ mod fact {
     pub(super) const POPCNT: u8 = 8;
 }
 
-/// The CPU's answers, asked on the first call only.
+/// The CPU's answers, asked on the first call only. Inline: a backend is resolved per
+/// position parsed, and each resolution reads the cache twice (the choice, then the proof).
 #[cfg(target_arch = "x86_64")]
+#[inline(always)]
 fn cpu_facts() -> u8 {
     use core::sync::atomic::Ordering::Relaxed;
     let cached = CPU_FACTS.load(Relaxed);
     if cached & fact::KNOWN != 0 {
         return cached;
     }
+    ask_cpu_facts()
+}
+
+/// [`cpu_facts`] the first time: asks CPUID and caches the answers.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn ask_cpu_facts() -> u8 {
+    use core::sync::atomic::Ordering::Relaxed;
     let supported = ask_pext_is_supported();
     let mut facts = fact::KNOWN;
     if supported {
@@ -303,23 +363,31 @@ pub(crate) struct Resolved(Compiled);
 pub(crate) enum Compiled {
     /// PEXT lookups; BMI1, BMI2, POPCNT and AVX2.
     #[cfg(target_arch = "x86_64")]
-    Pext,
+    Pext(Cpu<pext::Pext>),
     /// Magic lookups with POPCNT (every x86-64 CPU since 2008).
     #[cfg(target_arch = "x86_64")]
-    MagicPopcnt,
+    MagicPopcnt(Cpu<magic::MagicPopcnt>),
     /// Magic lookups with no optional CPU feature.
-    Magic,
+    Magic(Cpu<magic::Magic>),
 }
 
 impl Resolved {
     /// Checks the CPU once for `backend`.
     pub(crate) fn new(backend: Backend) -> Result<Resolved, BackendUnavailable> {
-        Ok(Resolved(match backend.resolve()? {
+        let compiled = match backend.resolve()? {
             #[cfg(target_arch = "x86_64")]
-            Backend::Pext => Compiled::Pext,
+            Backend::Pext => Some(Compiled::Pext(Cpu::check().ok_or(BackendUnavailable {
+                backend: Backend::Pext,
+            })?)),
             #[cfg(target_arch = "x86_64")]
-            _ if popcnt_is_supported() => Compiled::MagicPopcnt,
-            _ => Compiled::Magic,
+            _ => Cpu::check().map(Compiled::MagicPopcnt),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => None,
+        };
+        Ok(Resolved(match (compiled, Cpu::check()) {
+            (Some(compiled), _) => compiled,
+            (None, Some(magic)) => Compiled::Magic(magic),
+            (None, None) => unreachable!("the magic engine needs no optional CPU feature"),
         }))
     }
 
@@ -331,9 +399,20 @@ impl Resolved {
         }
     }
 
-    /// The build that runs: the CPU supports its features (only [`Resolved::new`] makes a
-    /// `Resolved`, after checking).
+    /// The build that runs, with the proof that the CPU supports its features.
     pub(crate) fn compiled(self) -> Compiled {
         self.0
+    }
+
+    /// The build `cpu` proves this CPU runs.
+    #[inline(always)]
+    pub(crate) fn of<B: Build>(cpu: Cpu<B>) -> Resolved {
+        Resolved(B::compiled(cpu))
+    }
+
+    /// The proof for `B`, if this is `B`'s build.
+    #[inline(always)]
+    pub(crate) fn proof<B: Build>(self) -> Option<Cpu<B>> {
+        B::proof(self.0)
     }
 }
