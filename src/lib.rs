@@ -231,7 +231,7 @@ pub use position::castling::CastlingRights;
 #[cfg(feature = "alloc")]
 pub use position::draws::History;
 pub use position::fen::{FenError, FenField, ShredderFen};
-pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, UciMoveError};
+pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, MoveMask, UciMoveError};
 pub use position::perft::{divide, perft, perft_stats, perft_stats_with, perft_with};
 pub use position::san::{SanCandidates, SanError, SanText};
 pub use position::walk::{Children, Generator, Node, Walk};

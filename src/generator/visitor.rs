@@ -13,7 +13,7 @@ use crate::base::types::BitIter;
 use crate::base::types::{Color, Piece, Square};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::AnyPieces;
-use crate::generator::movegen::{Sink, generate};
+use crate::generator::movegen::{All, Filter, Sink, generate_filtered};
 use crate::slider::Lookup;
 use core::marker::PhantomData;
 
@@ -96,27 +96,41 @@ pub trait Visitor {
 /// caller, which runs inside `B`'s entry).
 #[inline(always)]
 pub(crate) fn visit<S: StatusFlags, B: Lookup, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
-    generate::<S, B, AnyPieces, _>(board, ep, &mut VisitSink::new(visitor, board));
+    visit_filtered::<S, B, V, All>(board, ep, All, visitor);
+}
+
+/// [`visit`] of the moves `filter` lets through.
+#[inline(always)]
+pub(crate) fn visit_filtered<S: StatusFlags, B: Lookup, V: Visitor, F: Filter>(
+    board: &Board,
+    ep: u8,
+    filter: F,
+    visitor: &mut V,
+) {
+    let mut sink = VisitSink::new(visitor, board);
+    generate_filtered::<S, B, AnyPieces, _, F>(board, ep, filter, &mut sink);
 }
 
 /// Hands every legal move of a board (status `S`, en-passant square `ep`) to a visitor,
 /// inside an engine's entry.
-pub(crate) struct VisitOp<'a, S, V> {
+pub(crate) struct VisitOp<'a, S, V, F = All> {
     /// The board.
     pub(crate) board: &'a Board,
     /// Its en-passant square (read only when `S::EP`).
     pub(crate) ep: u8,
     /// Who receives the moves.
     pub(crate) visitor: &'a mut V,
+    /// Which moves are visited.
+    pub(crate) filter: F,
     /// The board's status.
     pub(crate) status: PhantomData<S>,
 }
 
-impl<S: StatusFlags, V: Visitor> Operation for VisitOp<'_, S, V> {
+impl<S: StatusFlags, V: Visitor, F: Filter> Operation for VisitOp<'_, S, V, F> {
     type Output = ();
     #[inline(always)]
     unsafe fn run<B: Engine>(self) {
-        visit::<S, B, V>(self.board, self.ep, self.visitor);
+        visit_filtered::<S, B, V, F>(self.board, self.ep, self.filter, self.visitor);
     }
 }
 

@@ -9,6 +9,7 @@ use crate::count::leaf::{Descend, MakeChildren};
 use crate::count::perft::perft as perft_board;
 use crate::count::stats::{PerftStats, stats_entry};
 use crate::generator::entry::{Engine, RootOp, at_root};
+use crate::generator::movegen::All;
 use crate::generator::visitor::{VisitOp, Visitor};
 use crate::position::Position;
 use crate::position::moves::MoveCounts;
@@ -220,6 +221,7 @@ unsafe fn walk<S: StatusFlags, B: Engine, V: Visitor>(
             board,
             ep,
             visitor,
+            filter: All,
             status: PhantomData,
         };
         // SAFETY: the caller guarantees the CPU supports B.
@@ -234,6 +236,7 @@ unsafe fn walk<S: StatusFlags, B: Engine, V: Visitor>(
             board,
             ep,
             visitor: &mut walker,
+            filter: All,
             status: PhantomData,
         };
         // SAFETY: as above.
