@@ -27,7 +27,7 @@ use crate::generator::checks_and_pins::attacked;
 use crate::generator::entry::{Engine, Operation, RootOp, at_root};
 use crate::generator::material::AnyPieces;
 use crate::generator::movegen::{All, Filter, Sink, generate};
-use crate::generator::visitor::{VisitOp, Visitor};
+use crate::generator::visitor::{VisitOp, Visitor, visit_held};
 use crate::slider::Portable;
 use crate::slider::Resolved;
 use castling::CastlingRights;
@@ -366,33 +366,7 @@ impl Position {
                 filter,
             },
         );
-        // The list's entry leaves out the opponent's rights, so takes a castling rook in
-        // square order; the other paths take it last in its group (see `order_rook_captures`).
-        if self.castling.bits() != 0 {
-            self.order_castling_rook_captures(&mut list);
-        }
         list
-    }
-
-    /// Puts the captures of the opponent's castling rooks where the other paths generate
-    /// them. Out of line and asked once per list: inline, or as a test per move, it cost the
-    /// engine path 2.5-3% (callgrind, Kiwipete depth 3).
-    #[inline(never)]
-    fn order_castling_rook_captures(&self, list: &mut MoveList) {
-        let (king_side, queen_side) = self.their_castling_rooks();
-        let occupied = self.board.occupied_bits();
-        let attacked = |corner: u64| {
-            corner != 0
-                && queries::attackers_on(
-                    &self.board,
-                    corner.trailing_zeros() as usize,
-                    self.side,
-                    occupied,
-                ) != 0
-        };
-        if attacked(king_side) || attacked(queen_side) {
-            order_rook_captures(list, king_side, queen_side);
-        }
     }
 
     /// The squares of the opponent's castling rooks (king side, queen side) as bitboards,
@@ -828,44 +802,6 @@ const RIGHTS_LOST: [u8; 64] = {
     lost
 };
 
-/// Puts `list` (moves in the order of the entry that ignores the opponent's castling rights)
-/// in the order of the full-status generator: within one piece's moves (one promotion set's,
-/// for pawns) the captures of a castling rook come last, the king side's rook first.
-#[cold]
-#[inline(never)]
-fn order_rook_captures(list: &mut MoveList, king_side: u64, queen_side: u64) {
-    // The generator's groups: one piece's moves share the origin; a set of promotions
-    // shares the pawn step; castles stand apart from the king's steps.
-    let group = |mv: Move| match mv.kind() {
-        MoveKind::Promotion(_) => (1, mv.to().index() as i32 - mv.from().index() as i32),
-        MoveKind::Castle => (2, mv.from().index() as i32),
-        _ => (0, mv.from().index() as i32),
-    };
-    let rank = |mv: &Move| {
-        let to = mv.to().bit();
-        u8::from(to & (king_side | queen_side) != 0) + u8::from(to & queen_side != 0)
-    };
-    let moves = &mut list[..];
-    let mut start = 0;
-    while start < moves.len() {
-        let key = group(moves[start]);
-        let mut end = start + 1;
-        while end < moves.len() && group(moves[end]) == key {
-            end += 1;
-        }
-        // A stable insertion sort by rank (no allocation; a group holds a few moves).
-        let slice = &mut moves[start..end];
-        for i in 1..slice.len() {
-            let mut j = i;
-            while j > 0 && rank(&slice[j - 1]) > rank(&slice[j]) {
-                slice.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        start = end;
-    }
-}
-
 /// [`Position::has_legal_moves`] once the engine and status are known, for the status
 /// without the opponent's rights (they change no move's existence).
 struct AnyMoveRoot<'a> {
@@ -974,15 +910,36 @@ struct ListMoves<'a, V, F> {
 impl<V: Visitor, F: Filter> RootOp for ListMoves<'_, V, F> {
     type Output = ();
     unsafe fn run<S: StatusFlags, B: Engine>(self) {
-        let op = VisitOp::<Counted<S>, V, F> {
+        let (king_side, queen_side) = self.position.their_castling_rooks();
+        let op = ListOp::<Counted<S>, V, F> {
             board: &self.position.board,
             ep: self.position.ep_index(),
             visitor: self.visitor,
             filter: self.filter,
+            held: [king_side, queen_side],
             status: PhantomData,
         };
         // SAFETY: the caller guarantees the CPU supports B.
         unsafe { B::enter(op) }
+    }
+}
+
+/// [`ListMoves`] inside the engine's entry: the generator with the opponent's castling
+/// rooks split off at run time (`held`), so the list comes in the other paths' order.
+struct ListOp<'a, S, V, F> {
+    board: &'a Board,
+    ep: u8,
+    visitor: &'a mut V,
+    filter: F,
+    held: [u64; 2],
+    status: PhantomData<S>,
+}
+
+impl<S: StatusFlags, V: Visitor, F: Filter> Operation for ListOp<'_, S, V, F> {
+    type Output = ();
+    #[inline(always)]
+    unsafe fn run<B: Engine>(self) {
+        visit_held::<S, B, V, F>(self.board, self.ep, self.filter, self.held, self.visitor);
     }
 }
 
