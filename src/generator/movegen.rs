@@ -600,28 +600,124 @@ fn generate_within<S: StatusFlags, B: Lookup, M: Material, K: Sink, F: Filter>(
         }
     }
 
-    if S::EP {
-        let pawns = board.bits(us, Piece::Pawn) & origins;
-        let checkmask = masks.checkmask;
-        let to = ep as usize & 63;
-        let to_bit = 1u64 << to;
-        let victim_bit = en_passant_victim(us, Square::from_index(to as u32)).bit();
-        // Our pawns that attack the target square are those a pawn of theirs there would.
-        let ep_capturers = attacks::pawn_attacks_from(to, !white) & pawns;
-        let wanted = F::FULL || filter.noisy_to() & to_bit != 0;
-        // The capture must resolve a check (block it, or take the checking pawn). Pins and the
-        // rank attack uncovered when both pawns leave are found by looking again from the king.
-        if wanted && ep_capturers != 0 && checkmask & (to_bit | victim_bit) != 0 {
-            let their_queens = M::queens(board, them);
-            let their_hv = M::rooks(board, them) | their_queens;
-            let their_diag = M::bishops(board, them) | their_queens;
-            for from in BitIter(ep_capturers) {
-                let after = occupied ^ (1 << from) ^ victim_bit ^ to_bit;
-                if B::rook(king, after) & their_hv == 0 && B::bishop(king, after) & their_diag == 0
-                {
-                    sink.en_passant::<S>(board, from, to);
-                }
+    if S::EP && (F::FULL || filter.noisy_to() & 1 << (ep & 63) != 0) {
+        generate_ep::<S, B, M>(board, ep, &masks, origins, |from, to| {
+            sink.en_passant::<S>(board, from, to)
+        });
+    }
+}
+
+/// Hands each legal en-passant capture (`from`, `to`) of the pawns on `origins` to `visit`;
+/// `S::EP` holds and `ep` is the target square.
+#[inline(always)]
+fn generate_ep<S: StatusFlags, B: Lookup, M: Material>(
+    board: &Board,
+    ep: u8,
+    masks: &LegalMasks,
+    origins: u64,
+    mut visit: impl FnMut(usize, usize),
+) {
+    let white = S::WHITE;
+    let us = Color::from_white(white);
+    let them = !us;
+    let occupied = board.occupied_bits();
+    let king = board.bits(us, Piece::King).trailing_zeros() as usize;
+    let pawns = board.bits(us, Piece::Pawn) & origins;
+    let checkmask = masks.checkmask;
+    let to = ep as usize & 63;
+    let to_bit = 1u64 << to;
+    let victim_bit = en_passant_victim(us, Square::from_index(to as u32)).bit();
+    // Our pawns that attack the target square are those a pawn of theirs there would.
+    let ep_capturers = attacks::pawn_attacks_from(to, !white) & pawns;
+    // The capture must resolve a check (block it, or take the checking pawn). Pins and the
+    // rank attack uncovered when both pawns leave are found by looking again from the king.
+    if ep_capturers != 0 && checkmask & (to_bit | victim_bit) != 0 {
+        let their_queens = M::queens(board, them);
+        let their_hv = M::rooks(board, them) | their_queens;
+        let their_diag = M::bishops(board, them) | their_queens;
+        for from in BitIter(ep_capturers) {
+            let after = occupied ^ (1 << from) ^ victim_bit ^ to_bit;
+            if B::rook(king, after) & their_hv == 0 && B::bishop(king, after) & their_diag == 0 {
+                visit(from, to);
             }
         }
     }
+}
+
+/// Whether the side to move (status `S`, en-passant square `ep`) has a legal move, stopping
+/// at the first: the cheap sets first (pawns, knights, then sliders one by one), the king
+/// and its safety tests only when no other piece can move, en passant last.
+#[inline(always)]
+pub(crate) fn has_legal_move<S: StatusFlags, B: Lookup, M: Material>(
+    board: &Board,
+    ep: u8,
+) -> bool {
+    let us = Color::from_white(S::WHITE);
+    let king_bit = board.bits(us, Piece::King);
+    let king = king_bit.trailing_zeros() as usize;
+    let masks = LegalMasks::compute::<B, M>(board, us, king);
+    let LegalMasks {
+        checkmask,
+        pin_hv,
+        pin_diag,
+        checkers,
+    } = masks;
+    let occupied = board.occupied_bits();
+    let without_king = occupied ^ king_bit;
+    if !masks.double_check() {
+        let pawn = PawnMoves::compute::<S>(board, &masks);
+        if pawn.single | pawn.double | pawn.west | pawn.east != 0 {
+            return true;
+        }
+        let movable = !board.color_bits(us) & checkmask;
+        let pinned = pin_hv | pin_diag;
+        for from in BitIter(M::knights(board, us) & !pinned) {
+            if attacks::knight(from) & movable != 0 {
+                return true;
+            }
+        }
+        let queens = M::queens(board, us);
+        let diagonal = M::bishops(board, us) | queens;
+        let straight = M::rooks(board, us) | queens;
+        for from in BitIter(diagonal & !pinned) {
+            if B::bishop(from, occupied) & movable != 0 {
+                return true;
+            }
+        }
+        for from in BitIter(straight & !pinned) {
+            if B::rook(from, occupied) & movable != 0 {
+                return true;
+            }
+        }
+        // A pinned slider moves along its pin line only.
+        for from in BitIter(diagonal & pin_diag) {
+            if B::bishop(from, occupied) & movable & pin_diag != 0 {
+                return true;
+            }
+        }
+        for from in BitIter(straight & pin_hv) {
+            if B::rook(from, occupied) & movable & pin_hv != 0 {
+                return true;
+            }
+        }
+    }
+    let double_check = masks.double_check();
+    let king_moves = king_moves_within::<S, B, M>(
+        board,
+        checkers != 0,
+        without_king,
+        if double_check { 0 } else { pin_hv },
+        &AttackReach::EVERYWHERE,
+        !0,
+        !double_check,
+    );
+    if king_moves.count() != 0 {
+        return true;
+    }
+    if S::EP && !double_check {
+        let mut any = false;
+        generate_ep::<S, B, M>(board, ep, &masks, !0, |_, _| any = true);
+        return any;
+    }
+    false
 }

@@ -26,7 +26,7 @@ use crate::count::leaf::Counted;
 use crate::generator::checks_and_pins::attacked;
 use crate::generator::entry::{Engine, Operation, RootOp, at_root};
 use crate::generator::material::AnyPieces;
-use crate::generator::movegen::{All, Filter, Sink, generate};
+use crate::generator::movegen::{All, Filter, has_legal_move};
 use crate::generator::visitor::{VisitOp, Visitor, visit_held};
 use crate::slider::Portable;
 use crate::slider::Resolved;
@@ -469,9 +469,10 @@ impl Position {
         }
     }
 
-    /// Whether the side to move has a legal move: the generator's target sets are tested
-    /// for being empty, so no move is listed, made or counted, and no perft code is linked
-    /// (the entry is compiled for the 16 statuses that differ in the side to move's rights).
+    /// Whether the side to move has a legal move. The generator stops at the first piece
+    /// that has one (pawns and knights first, the king and its safety tests last), so no move
+    /// is listed, made or counted, and no perft code is linked (the entry is compiled for
+    /// the 16 statuses that differ in the side to move's rights).
     ///
     /// # Examples
     /// ```
@@ -821,7 +822,7 @@ impl RootOp for AnyMoveRoot<'_> {
     }
 }
 
-/// Runs the generator into [`AnyMove`] inside an engine's entry.
+/// Asks the generator for a first legal move inside an engine's entry.
 struct AnyMoveOp<'a, S> {
     board: &'a Board,
     ep: u8,
@@ -832,47 +833,7 @@ impl<S: StatusFlags> Operation for AnyMoveOp<'_, S> {
     type Output = bool;
     #[inline(always)]
     unsafe fn run<B: Engine>(self) -> bool {
-        let mut any = AnyMove(false);
-        generate::<S, B, AnyPieces, _>(self.board, self.ep, &mut any);
-        any.0
-    }
-}
-
-/// A sink that only notes whether some target set is non-empty: no popcount, no move.
-struct AnyMove(bool);
-
-impl Sink for AnyMove {
-    #[inline(always)]
-    fn king<S: StatusFlags>(&mut self, _: &Board, _: usize, targets: u64) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn castle<S: StatusFlags>(&mut self, _: &Board, _: usize, _: usize) {
-        self.0 = true;
-    }
-    #[inline(always)]
-    fn piece<S: StatusFlags>(&mut self, _: &Board, _: Piece, _: usize, targets: u64) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn pawn_pushes<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn pawn_double_pushes<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn pawn_captures<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn promotions<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn en_passant<S: StatusFlags>(&mut self, _: &Board, _: usize, _: usize) {
-        self.0 = true;
+        has_legal_move::<S, B, AnyPieces>(self.board, self.ep)
     }
 }
 
