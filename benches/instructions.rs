@@ -1,7 +1,8 @@
 //! Instruction counts (callgrind, through iai-callgrind) for the CI regression gate: perft of
 //! the six chessprogramming-wiki positions at depths of 0.2–5 M leaves on each backend, forced
 //! rather than detected, `Position::from_fen` plus one dispatched perft ply alone, the walk of
-//! `examples/visitor_perft.rs`, and the engine path (`legal_moves` + `play_unchecked`).
+//! `examples/visitor_perft.rs`, the engine path (`legal_moves` + `play_unchecked`), and
+//! full against noisy generation on positions from random play (list and walk).
 //!
 //! Needs valgrind and `iai-callgrind-runner` at the library's exact version, so it is not part
 //! of plain `cargo bench`: run `.ci/instructions-gate` (builds at a fixed `-C target-cpu`,
@@ -20,8 +21,8 @@ mod common;
 #[path = "../examples/visitor_perft.rs"]
 mod visitor_perft;
 
-use common::{make_every_move, published};
-use constmove::{Backend, PerftOptions, Position};
+use common::{ChildrenWalk, make_every_move, published, random_play};
+use constmove::{Backend, MoveMask, PerftOptions, Position};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 use std::hint::black_box;
 
@@ -113,8 +114,59 @@ fn engine(case: Case) -> u64 {
     nodes
 }
 
+/// Setup for [`generation`]: 500 positions from random play on the forced backend, the mask
+/// and the number of moves it must give (read off the full lists).
+fn generation_case(mask: MoveMask, backend: Backend) -> (Vec<Position>, MoveMask, u64) {
+    backend.resolve().expect("the gate forces both backends");
+    let positions: Vec<Position> = random_play(500)
+        .into_iter()
+        .map(|position| position.with_backend(backend).unwrap())
+        .collect();
+    let expected = positions
+        .iter()
+        .map(|position| {
+            position
+                .legal_moves()
+                .iter()
+                .filter(|&&mv| mask.allows(position, mv))
+                .count() as u64
+        })
+        .sum();
+    (positions, mask, expected)
+}
+
+// One list of every legal move, or of the noisy ones, per position.
+#[library_benchmark]
+#[bench::full_pext(args = (MoveMask::ALL, Backend::Pext), setup = generation_case)]
+#[bench::noisy_pext(args = (MoveMask::NOISY, Backend::Pext), setup = generation_case)]
+#[bench::full_magic(args = (MoveMask::ALL, Backend::Magic), setup = generation_case)]
+#[bench::noisy_magic(args = (MoveMask::NOISY, Backend::Magic), setup = generation_case)]
+fn generation_list(case: (Vec<Position>, MoveMask, u64)) -> u64 {
+    let (positions, mask, expected) = case;
+    let moves = black_box(&positions)
+        .iter()
+        .map(|position| position.legal_moves_masked(mask).len() as u64)
+        .sum();
+    assert_eq!(moves, expected);
+    moves
+}
+
+// The same through the walk: each child made by `Generator::children_masked`.
+#[library_benchmark]
+#[bench::full_pext(args = (MoveMask::ALL, Backend::Pext), setup = generation_case)]
+#[bench::noisy_pext(args = (MoveMask::NOISY, Backend::Pext), setup = generation_case)]
+fn generation_walk(case: (Vec<Position>, MoveMask, u64)) -> u64 {
+    let (positions, mask, expected) = case;
+    let moves = black_box(&positions)
+        .iter()
+        .map(|position| position.walk(ChildrenWalk(mask)))
+        .sum();
+    assert_eq!(moves, expected);
+    moves
+}
+
 library_benchmark_group!(
     name = counts;
-    benchmarks = perft, fen_and_dispatch, walk_perft, engine
+    benchmarks = perft, fen_and_dispatch, walk_perft, engine, generation_list, generation_walk
 );
 main!(library_benchmark_groups = counts);

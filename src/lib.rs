@@ -229,7 +229,7 @@ pub use position::attacks;
 pub use position::castling::CastlingRights;
 #[cfg(feature = "alloc")]
 pub use position::draws::History;
-pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, PlayError};
+pub use position::moves::{MAX_MOVES, MoveCounts, MoveList, MoveMask, PlayError};
 pub use position::perft::{divide, perft, perft_stats};
 pub use position::zobrist;
 pub use position::{Outcome, Position};

@@ -81,3 +81,72 @@ pub fn make_every_move(position: &constmove::Position, depth: u32) -> u64 {
     }
     nodes
 }
+
+/// `count` positions from fixed-seed random play (xorshift64*, games of up to 100 plies from
+/// the start, captures preferred half the time so games open up): the positions the
+/// noisy-against-full generation benches run on. Mates and stalemates are left out.
+#[allow(dead_code, reason = "used by the engine and instruction benches only")]
+pub fn random_play(count: usize) -> Vec<constmove::Position> {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: usize| {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
+    };
+    let mut positions = Vec::with_capacity(count);
+    while positions.len() < count {
+        let mut position = constmove::Position::startpos();
+        for _ in 0..100 {
+            let moves = position.legal_moves();
+            if moves.is_empty() || positions.len() == count {
+                break;
+            }
+            positions.push(position.clone());
+            let occupied = position.board().occupied();
+            let captures: Vec<constmove::Move> = moves
+                .iter()
+                .copied()
+                .filter(|mv| occupied.contains(mv.to()))
+                .collect();
+            let mv = if !captures.is_empty() && next(2) == 0 {
+                captures[next(captures.len())]
+            } else {
+                moves[next(moves.len())]
+            };
+            position.play_unchecked(mv);
+        }
+    }
+    positions
+}
+
+/// Counts the root's children (each one made) under a mask.
+#[allow(dead_code, reason = "used by the engine and instruction benches only")]
+pub struct CountChildren(pub u64);
+
+impl constmove::walk::Children for CountChildren {
+    #[inline(always)]
+    fn child<C: constmove::walk::StatusFlags>(
+        &mut self,
+        _: constmove::walk::Node<'_, C>,
+        _: constmove::Move,
+    ) {
+        self.0 += 1;
+    }
+}
+
+/// [`CountChildren`] from the root.
+#[allow(dead_code, reason = "used by the engine and instruction benches only")]
+pub struct ChildrenWalk(pub constmove::MoveMask);
+
+impl constmove::walk::Walk for ChildrenWalk {
+    type Output = u64;
+    fn walk<S: constmove::walk::StatusFlags, G: constmove::walk::Generator>(
+        self,
+        root: constmove::walk::Node<'_, S>,
+    ) -> u64 {
+        let mut count = CountChildren(0);
+        G::children_masked(root, self.0, &mut count);
+        count.0
+    }
+}

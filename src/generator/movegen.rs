@@ -91,10 +91,27 @@ pub(crate) fn king_moves<S: StatusFlags, B: Lookup, M: Material>(
     pin_hv: u64,
     reach: &AttackReach,
 ) -> KingMoves {
+    king_moves_within::<S, B, M>(board, in_check, without_king, pin_hv, reach, !0, true)
+}
+
+/// [`king_moves`] of the steps onto `step_to` only, and castling only when `castles`: the
+/// squares left out are never tested for safety.
+#[inline(always)]
+pub(crate) fn king_moves_within<S: StatusFlags, B: Lookup, M: Material>(
+    board: &Board,
+    in_check: bool,
+    without_king: u64,
+    pin_hv: u64,
+    reach: &AttackReach,
+    step_to: u64,
+    castles: bool,
+) -> KingMoves {
     let us = Color::from_white(S::WHITE);
     let king = board.bits(us, Piece::King).trailing_zeros() as usize;
-    let candidates = attacks::king(king) & !board.color_bits(us);
+    let candidates = attacks::king(king) & !board.color_bits(us) & step_to;
     let castling = board.castling();
+    // Castling is left out in check, and when not asked for.
+    let no_castling = in_check || !castles;
     // Castling needs the right, no check and the squares between king and rook empty; then
     // the squares the king crosses and lands on must be safe (b need only be empty).
     let (king_side_squares, queen_side_squares, king_side, queen_side) = if (S::OUR_K || S::OUR_Q)
@@ -107,8 +124,9 @@ pub(crate) fn king_moves<S: StatusFlags, B: Lookup, M: Material>(
         let base = back_rank_base(S::WHITE);
         let occupied = (without_king >> base) as u8;
         let pinned = (pin_hv >> base) as u8;
-        let king_side = S::OUR_K && !in_check && castling.path_open(us, true, occupied, pinned);
-        let queen_side = S::OUR_Q && !in_check && castling.path_open(us, false, occupied, pinned);
+        let king_side = S::OUR_K && !no_castling && castling.path_open(us, true, occupied, pinned);
+        let queen_side =
+            S::OUR_Q && !no_castling && castling.path_open(us, false, occupied, pinned);
         // Selected by masks, not branches: which castle is open is data.
         (
             castling.safe(us, true) & 0u64.wrapping_sub(u64::from(king_side)),
@@ -118,8 +136,8 @@ pub(crate) fn king_moves<S: StatusFlags, B: Lookup, M: Material>(
         )
     } else {
         let base = back_rank_base(S::WHITE);
-        let king_side = S::OUR_K && !in_check && without_king & (KING_SIDE_PATH << base) == 0;
-        let queen_side = S::OUR_Q && !in_check && without_king & (QUEEN_SIDE_PATH << base) == 0;
+        let king_side = S::OUR_K && !no_castling && without_king & (KING_SIDE_PATH << base) == 0;
+        let queen_side = S::OUR_Q && !no_castling && without_king & (QUEEN_SIDE_PATH << base) == 0;
         (
             if king_side { KING_SIDE_PATH << base } else { 0 },
             if queen_side {
@@ -176,9 +194,22 @@ pub(crate) fn knight_moves<M: Material>(
     us: Color,
     movable: u64,
     masks: &LegalMasks,
+    visit: impl FnMut(usize, u64),
+) {
+    knight_moves_from::<M>(board, us, !0, movable, masks, visit);
+}
+
+/// [`knight_moves`] of the knights on `origins` only.
+#[inline(always)]
+pub(crate) fn knight_moves_from<M: Material>(
+    board: &Board,
+    us: Color,
+    origins: u64,
+    movable: u64,
+    masks: &LegalMasks,
     mut visit: impl FnMut(usize, u64),
 ) {
-    for from in BitIter(M::knights(board, us) & !(masks.pin_hv | masks.pin_diag)) {
+    for from in BitIter(M::knights(board, us) & origins & !(masks.pin_hv | masks.pin_diag)) {
         visit(from, attacks::knight(from) & movable);
     }
 }
@@ -192,6 +223,19 @@ pub(crate) fn slider_moves<B: Lookup, M: Material>(
     us: Color,
     movable: u64,
     masks: &LegalMasks,
+    visit: impl FnMut(Piece, usize, u64),
+) {
+    slider_moves_from::<B, M>(board, us, !0, movable, masks, visit);
+}
+
+/// [`slider_moves`] of the sliders on `origins` only.
+#[inline(always)]
+pub(crate) fn slider_moves_from<B: Lookup, M: Material>(
+    board: &Board,
+    us: Color,
+    origins: u64,
+    movable: u64,
+    masks: &LegalMasks,
     mut visit: impl FnMut(Piece, usize, u64),
 ) {
     let occupied = board.occupied_bits();
@@ -199,9 +243,9 @@ pub(crate) fn slider_moves<B: Lookup, M: Material>(
         pin_hv, pin_diag, ..
     } = *masks;
     let pinned = pin_hv | pin_diag;
-    let bishops = M::bishops(board, us);
-    let rooks = M::rooks(board, us);
-    let queens = M::queens(board, us);
+    let bishops = M::bishops(board, us) & origins;
+    let rooks = M::rooks(board, us) & origins;
+    let queens = M::queens(board, us) & origins;
     for from in BitIter(bishops & !pinned) {
         visit(Piece::Bishop, from, B::bishop(from, occupied) & movable);
     }
@@ -249,9 +293,19 @@ impl PawnMoves {
     /// The pawn moves of `board`'s side to move (status `S`) under `masks`.
     #[inline(always)]
     pub(crate) fn compute<S: StatusFlags>(board: &Board, masks: &LegalMasks) -> PawnMoves {
+        PawnMoves::compute_from::<S>(board, !0, masks)
+    }
+
+    /// [`PawnMoves::compute`] of the pawns on `origins` only.
+    #[inline(always)]
+    pub(crate) fn compute_from<S: StatusFlags>(
+        board: &Board,
+        origins: u64,
+        masks: &LegalMasks,
+    ) -> PawnMoves {
         let white = S::WHITE;
         let us = Color::from_white(white);
-        let pawns = board.bits(us, Piece::Pawn);
+        let pawns = board.bits(us, Piece::Pawn) & origins;
         let occupied = board.occupied_bits();
         let LegalMasks {
             checkmask,
@@ -316,6 +370,68 @@ impl PawnMoves {
     }
 }
 
+/// Which of a position's legal moves the generator produces. [`All`] is every move, folded
+/// away at compile time; [`Masked`] narrows the origins and, separately for noisy moves
+/// (captures, en passant, promotions) and quiet ones, the destinations, and the generator
+/// skips the pieces and the king squares no wanted move can come from or go to.
+pub(crate) trait Filter: Copy {
+    /// Every move passes: the masks are never read.
+    const FULL: bool;
+    /// The squares moves may start from.
+    fn origins(&self) -> u64;
+    /// The squares noisy moves may land on (an en-passant capture: the square it lands on).
+    fn noisy_to(&self) -> u64;
+    /// The squares quiet moves may land on (castling: the square [`Sink::castle`] names).
+    fn quiet_to(&self) -> u64;
+}
+
+/// Every legal move.
+#[derive(Clone, Copy)]
+pub(crate) struct All;
+
+impl Filter for All {
+    const FULL: bool = true;
+    #[inline(always)]
+    fn origins(&self) -> u64 {
+        !0
+    }
+    #[inline(always)]
+    fn noisy_to(&self) -> u64 {
+        !0
+    }
+    #[inline(always)]
+    fn quiet_to(&self) -> u64 {
+        !0
+    }
+}
+
+/// The legal moves from `origins` to `noisy_to` (noisy moves) or `quiet_to` (quiet ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Masked {
+    /// See [`Filter::origins`].
+    pub(crate) origins: u64,
+    /// See [`Filter::noisy_to`].
+    pub(crate) noisy_to: u64,
+    /// See [`Filter::quiet_to`].
+    pub(crate) quiet_to: u64,
+}
+
+impl Filter for Masked {
+    const FULL: bool = false;
+    #[inline(always)]
+    fn origins(&self) -> u64 {
+        self.origins
+    }
+    #[inline(always)]
+    fn noisy_to(&self) -> u64 {
+        self.noisy_to
+    }
+    #[inline(always)]
+    fn quiet_to(&self) -> u64 {
+        self.quiet_to
+    }
+}
+
 /// Generates every legal move of `board` (status `S`, en-passant target square `ep`, read
 /// only when `S::EP`) into `sink`.
 #[inline(always)]
@@ -324,10 +440,21 @@ pub(crate) fn generate<S: StatusFlags, B: Lookup, M: Material, K: Sink>(
     ep: u8,
     sink: &mut K,
 ) {
+    generate_filtered::<S, B, M, K, All>(board, ep, All, sink);
+}
+
+/// [`generate`] of the moves `filter` lets through.
+#[inline(always)]
+pub(crate) fn generate_filtered<S: StatusFlags, B: Lookup, M: Material, K: Sink, F: Filter>(
+    board: &Board,
+    ep: u8,
+    filter: F,
+    sink: &mut K,
+) {
     let us = Color::from_white(S::WHITE);
     let king = board.bits(us, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, M>(board, us, king);
-    generate_with_masks::<S, B, M, K>(board, ep, &masks, &AttackReach::EVERYWHERE, sink);
+    generate_within::<S, B, M, K, F>(board, ep, &masks, &AttackReach::EVERYWHERE, filter, sink);
 }
 
 /// [`generate`] when the side to move's legality masks are known already, and where the
@@ -340,6 +467,19 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: Lookup, M: Material, K: Sin
     king_reach: &AttackReach,
     sink: &mut K,
 ) {
+    generate_within::<S, B, M, K, All>(board, ep, masks, king_reach, All, sink);
+}
+
+/// [`generate_with_masks`] of the moves `filter` lets through.
+#[inline(always)]
+fn generate_within<S: StatusFlags, B: Lookup, M: Material, K: Sink, F: Filter>(
+    board: &Board,
+    ep: u8,
+    masks: &LegalMasks,
+    king_reach: &AttackReach,
+    filter: F,
+    sink: &mut K,
+) {
     let masks = *masks;
     let white = S::WHITE;
     let us = Color::from_white(white);
@@ -348,86 +488,236 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: Lookup, M: Material, K: Sin
     let occupied = board.occupied_bits();
     let king_bit = board.bits(us, Piece::King);
     let king = king_bit.trailing_zeros() as usize;
+    let origins = filter.origins();
+    // Where a piece or king move may land: captures on their pieces, quiet moves on empty
+    // squares (everything not ours when all moves are wanted).
+    let landing = if F::FULL {
+        !ours
+    } else {
+        (board.color_bits(them) & filter.noisy_to()) | (!occupied & filter.quiet_to())
+    };
 
     let without_king = occupied ^ king_bit;
+    let king_origin = F::FULL || origins & king_bit != 0;
+    let king_to = if king_origin { landing } else { 0 };
+    // Castling is quiet; its target square is checked once it is found legal.
+    let castles = F::FULL || (king_origin && (S::OUR_K || S::OUR_Q) && filter.quiet_to() != 0);
+    let king_wanted = F::FULL || castles || attacks::king(king) & king_to != 0;
     if masks.double_check() {
-        let steps = king_moves::<S, B, M>(board, true, without_king, 0, king_reach).steps;
-        sink.king::<S>(board, king, steps);
+        if king_wanted {
+            let steps = king_moves_within::<S, B, M>(
+                board,
+                true,
+                without_king,
+                0,
+                king_reach,
+                king_to,
+                false,
+            )
+            .steps;
+            sink.king::<S>(board, king, steps);
+        }
         return;
     }
     let in_check = masks.checkers != 0;
-    let king_moves = king_moves::<S, B, M>(board, in_check, without_king, masks.pin_hv, king_reach);
-    sink.king::<S>(board, king, king_moves.steps);
-    if king_moves.king_side {
-        sink.castle::<S>(
+    if king_wanted {
+        let king_moves = king_moves_within::<S, B, M>(
             board,
-            king,
-            board.castling().castle_target(us, true).index(),
+            in_check,
+            without_king,
+            masks.pin_hv,
+            king_reach,
+            king_to,
+            castles,
+        );
+        sink.king::<S>(board, king, king_moves.steps);
+        let castle_to = |kingside: bool| board.castling().castle_target(us, kingside).index();
+        if king_moves.king_side && (F::FULL || filter.quiet_to() & 1 << castle_to(true) != 0) {
+            sink.castle::<S>(board, king, castle_to(true));
+        }
+        if king_moves.queen_side && (F::FULL || filter.quiet_to() & 1 << castle_to(false) != 0) {
+            sink.castle::<S>(board, king, castle_to(false));
+        }
+    }
+
+    let movable = landing & masks.checkmask;
+    // A narrow filter often leaves no piece a target: skip the loops and their lookups.
+    if F::FULL || movable != 0 {
+        knight_moves_from::<M>(board, us, origins, movable, &masks, |from, targets| {
+            sink.piece::<S>(board, Piece::Knight, from, targets)
+        });
+        slider_moves_from::<B, M>(
+            board,
+            us,
+            origins,
+            movable,
+            &masks,
+            |piece, from, targets| sink.piece::<S>(board, piece, from, targets),
         );
     }
-    if king_moves.queen_side {
-        sink.castle::<S>(
-            board,
-            king,
-            board.castling().castle_target(us, false).index(),
-        );
+
+    let pawns_wanted = F::FULL || board.bits(us, Piece::Pawn) & origins != 0;
+    if pawns_wanted {
+        let pawn = PawnMoves::compute_from::<S>(board, origins, &masks);
+        let PawnMoves {
+            mut single,
+            mut double,
+            mut west,
+            mut east,
+        } = pawn;
+        if !F::FULL {
+            // Pushes are quiet unless they promote; captures and promotions are noisy.
+            let promotion = promotion_rank(white);
+            let (noisy, quiet) = (filter.noisy_to(), filter.quiet_to());
+            single &= (quiet & !promotion) | (noisy & promotion);
+            double &= quiet;
+            west &= noisy;
+            east &= noisy;
+        }
+        let pawn = PawnMoves {
+            single,
+            double,
+            west,
+            east,
+        };
+        let push = pawn_push(white);
+        let (west_delta, east_delta) = pawn_captures(white);
+        sink.pawn_double_pushes::<S>(board, double, 2 * push);
+        if pawn.may_promote::<S>() {
+            core::hint::cold_path();
+            let promotion = promotion_rank(white);
+            sink.pawn_pushes::<S>(board, single & !promotion, push);
+            sink.pawn_captures::<S>(board, west & !promotion, west_delta);
+            sink.pawn_captures::<S>(board, east & !promotion, east_delta);
+            sink.promotions::<S>(board, single & promotion, push);
+            sink.promotions::<S>(board, west & promotion, west_delta);
+            sink.promotions::<S>(board, east & promotion, east_delta);
+        } else {
+            // Nothing reaches the last rank: no masking needed.
+            sink.pawn_pushes::<S>(board, single, push);
+            sink.pawn_captures::<S>(board, west, west_delta);
+            sink.pawn_captures::<S>(board, east, east_delta);
+        }
     }
 
-    let movable = !ours & masks.checkmask;
-    knight_moves::<M>(board, us, movable, &masks, |from, targets| {
-        sink.piece::<S>(board, Piece::Knight, from, targets)
-    });
-    slider_moves::<B, M>(board, us, movable, &masks, |piece, from, targets| {
-        sink.piece::<S>(board, piece, from, targets)
-    });
-
-    let pawn = PawnMoves::compute::<S>(board, &masks);
-    let PawnMoves {
-        single,
-        double,
-        west,
-        east,
-    } = pawn;
-    let push = pawn_push(white);
-    let (west_delta, east_delta) = pawn_captures(white);
-    sink.pawn_double_pushes::<S>(board, double, 2 * push);
-    if pawn.may_promote::<S>() {
-        core::hint::cold_path();
-        let promotion = promotion_rank(white);
-        sink.pawn_pushes::<S>(board, single & !promotion, push);
-        sink.pawn_captures::<S>(board, west & !promotion, west_delta);
-        sink.pawn_captures::<S>(board, east & !promotion, east_delta);
-        sink.promotions::<S>(board, single & promotion, push);
-        sink.promotions::<S>(board, west & promotion, west_delta);
-        sink.promotions::<S>(board, east & promotion, east_delta);
-    } else {
-        // Nothing reaches the last rank: no masking needed.
-        sink.pawn_pushes::<S>(board, single, push);
-        sink.pawn_captures::<S>(board, west, west_delta);
-        sink.pawn_captures::<S>(board, east, east_delta);
+    if S::EP && (F::FULL || filter.noisy_to() & 1 << (ep & 63) != 0) {
+        generate_ep::<S, B, M>(board, ep, &masks, origins, |from, to| {
+            sink.en_passant::<S>(board, from, to)
+        });
     }
+}
 
-    if S::EP {
-        let pawns = board.bits(us, Piece::Pawn);
-        let checkmask = masks.checkmask;
-        let to = ep as usize & 63;
-        let to_bit = 1u64 << to;
-        let victim_bit = en_passant_victim(us, Square::from_index(to as u32)).bit();
-        // Our pawns that attack the target square are those a pawn of theirs there would.
-        let ep_capturers = attacks::pawn_attacks_from(to, !white) & pawns;
-        // The capture must resolve a check (block it, or take the checking pawn). Pins and the
-        // rank attack uncovered when both pawns leave are found by looking again from the king.
-        if ep_capturers != 0 && checkmask & (to_bit | victim_bit) != 0 {
-            let their_queens = M::queens(board, them);
-            let their_hv = M::rooks(board, them) | their_queens;
-            let their_diag = M::bishops(board, them) | their_queens;
-            for from in BitIter(ep_capturers) {
-                let after = occupied ^ (1 << from) ^ victim_bit ^ to_bit;
-                if B::rook(king, after) & their_hv == 0 && B::bishop(king, after) & their_diag == 0
-                {
-                    sink.en_passant::<S>(board, from, to);
-                }
+/// Hands each legal en-passant capture (`from`, `to`) of the pawns on `origins` to `visit`;
+/// `S::EP` holds and `ep` is the target square.
+#[inline(always)]
+fn generate_ep<S: StatusFlags, B: Lookup, M: Material>(
+    board: &Board,
+    ep: u8,
+    masks: &LegalMasks,
+    origins: u64,
+    mut visit: impl FnMut(usize, usize),
+) {
+    let white = S::WHITE;
+    let us = Color::from_white(white);
+    let them = !us;
+    let occupied = board.occupied_bits();
+    let king = board.bits(us, Piece::King).trailing_zeros() as usize;
+    let pawns = board.bits(us, Piece::Pawn) & origins;
+    let checkmask = masks.checkmask;
+    let to = ep as usize & 63;
+    let to_bit = 1u64 << to;
+    let victim_bit = en_passant_victim(us, Square::from_index(to as u32)).bit();
+    // Our pawns that attack the target square are those a pawn of theirs there would.
+    let ep_capturers = attacks::pawn_attacks_from(to, !white) & pawns;
+    // The capture must resolve a check (block it, or take the checking pawn). Pins and the
+    // rank attack uncovered when both pawns leave are found by looking again from the king.
+    if ep_capturers != 0 && checkmask & (to_bit | victim_bit) != 0 {
+        let their_queens = M::queens(board, them);
+        let their_hv = M::rooks(board, them) | their_queens;
+        let their_diag = M::bishops(board, them) | their_queens;
+        for from in BitIter(ep_capturers) {
+            let after = occupied ^ (1 << from) ^ victim_bit ^ to_bit;
+            if B::rook(king, after) & their_hv == 0 && B::bishop(king, after) & their_diag == 0 {
+                visit(from, to);
             }
         }
     }
+}
+
+/// Whether the side to move (status `S`, en-passant square `ep`) has a legal move, stopping
+/// at the first: the cheap sets first (pawns, knights, then sliders one by one), the king
+/// and its safety tests only when no other piece can move, en passant last.
+#[inline(always)]
+pub(crate) fn has_legal_move<S: StatusFlags, B: Lookup, M: Material>(
+    board: &Board,
+    ep: u8,
+) -> bool {
+    let us = Color::from_white(S::WHITE);
+    let king_bit = board.bits(us, Piece::King);
+    let king = king_bit.trailing_zeros() as usize;
+    let masks = LegalMasks::compute::<B, M>(board, us, king);
+    let LegalMasks {
+        checkmask,
+        pin_hv,
+        pin_diag,
+        checkers,
+    } = masks;
+    let occupied = board.occupied_bits();
+    let without_king = occupied ^ king_bit;
+    if !masks.double_check() {
+        let pawn = PawnMoves::compute::<S>(board, &masks);
+        if pawn.single | pawn.double | pawn.west | pawn.east != 0 {
+            return true;
+        }
+        let movable = !board.color_bits(us) & checkmask;
+        let pinned = pin_hv | pin_diag;
+        for from in BitIter(M::knights(board, us) & !pinned) {
+            if attacks::knight(from) & movable != 0 {
+                return true;
+            }
+        }
+        let queens = M::queens(board, us);
+        let diagonal = M::bishops(board, us) | queens;
+        let straight = M::rooks(board, us) | queens;
+        for from in BitIter(diagonal & !pinned) {
+            if B::bishop(from, occupied) & movable != 0 {
+                return true;
+            }
+        }
+        for from in BitIter(straight & !pinned) {
+            if B::rook(from, occupied) & movable != 0 {
+                return true;
+            }
+        }
+        // A pinned slider moves along its pin line only.
+        for from in BitIter(diagonal & pin_diag) {
+            if B::bishop(from, occupied) & movable & pin_diag != 0 {
+                return true;
+            }
+        }
+        for from in BitIter(straight & pin_hv) {
+            if B::rook(from, occupied) & movable & pin_hv != 0 {
+                return true;
+            }
+        }
+    }
+    let double_check = masks.double_check();
+    let king_moves = king_moves_within::<S, B, M>(
+        board,
+        checkers != 0,
+        without_king,
+        if double_check { 0 } else { pin_hv },
+        &AttackReach::EVERYWHERE,
+        !0,
+        !double_check,
+    );
+    if king_moves.count() != 0 {
+        return true;
+    }
+    if S::EP && !double_check {
+        let mut any = false;
+        generate_ep::<S, B, M>(board, ep, &masks, !0, |_, _| any = true);
+        return any;
+    }
+    false
 }

@@ -13,7 +13,7 @@ use crate::base::types::BitIter;
 use crate::base::types::{Color, Piece, Square};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::AnyPieces;
-use crate::generator::movegen::{Sink, generate};
+use crate::generator::movegen::{All, Filter, Sink, generate_filtered};
 use crate::slider::Cpu;
 use crate::slider::Lookup;
 use core::marker::PhantomData;
@@ -114,33 +114,68 @@ pub trait Visitor {
 /// caller, which runs inside `B`'s entry).
 #[inline(always)]
 pub(crate) fn visit<S: StatusFlags, B: Lookup, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
-    generate::<S, B, AnyPieces, _>(board, ep, &mut VisitSink::new(visitor, board));
+    visit_filtered::<S, B, V, All>(board, ep, All, visitor);
+}
+
+/// [`visit`] of the moves `filter` lets through.
+#[inline(always)]
+pub(crate) fn visit_filtered<S: StatusFlags, B: Lookup, V: Visitor, F: Filter>(
+    board: &Board,
+    ep: u8,
+    filter: F,
+    visitor: &mut V,
+) {
+    let mut sink = VisitSink::new(visitor, board);
+    generate_filtered::<S, B, AnyPieces, _, F>(board, ep, filter, &mut sink);
+}
+
+/// [`visit_filtered`] for a visitor that ignores the child status, run with a status `S`
+/// that leaves out the opponent's castling rights: the moves come in the full status's
+/// order all the same, those onto the rooks of the rights `held` (see [`VisitSink`]) last
+/// in their groups.
+#[inline(always)]
+pub(crate) fn visit_held<S: StatusFlags, B: Lookup, V: Visitor, F: Filter>(
+    board: &Board,
+    ep: u8,
+    filter: F,
+    held: [u64; 2],
+    visitor: &mut V,
+) {
+    let mut sink = VisitSink::with_held(visitor, board, held);
+    generate_filtered::<S, B, AnyPieces, _, F>(board, ep, filter, &mut sink);
 }
 
 /// Hands every legal move of a board (status `S`, en-passant square `ep`) to a visitor,
 /// inside an engine's entry.
-pub(crate) struct VisitOp<'a, S, V> {
+pub(crate) struct VisitOp<'a, S, V, F = All> {
     /// The board.
     pub(crate) board: &'a Board,
     /// Its en-passant square (read only when `S::EP`).
     pub(crate) ep: u8,
     /// Who receives the moves.
     pub(crate) visitor: &'a mut V,
+    /// Which moves are visited.
+    pub(crate) filter: F,
     /// The board's status.
     pub(crate) status: PhantomData<S>,
 }
 
-impl<S: StatusFlags, V: Visitor> Operation for VisitOp<'_, S, V> {
+impl<S: StatusFlags, V: Visitor, F: Filter> Operation for VisitOp<'_, S, V, F> {
     type Output = ();
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) {
-        visit::<S, B, V>(self.board, self.ep, self.visitor);
+        visit_filtered::<S, B, V, F>(self.board, self.ep, self.filter, self.visitor);
     }
 }
 
 /// Turns target sets into visitor calls.
-pub(crate) struct VisitSink<'a, V> {
+pub(crate) struct VisitSink<'a, V, const HELD: bool = false> {
     visitor: &'a mut V,
+    /// With `HELD`: the opponent's castling rooks (king side, queen side) whose rights the
+    /// status leaves out but the position holds, as bitboards (0 for no right). Moves onto
+    /// them come last in their group, where the full status puts them; their status is not
+    /// split, so only a visitor that ignores the child status may be run this way.
+    held: [u64; 2],
     /// The start squares of the castling rooks as bitboards, by right (White king side and
     /// queen side, then Black's): the corner constants unless a held right's rook is off its
     /// corner, else read from the board once per node. The statuses that hold no right never
@@ -148,7 +183,7 @@ pub(crate) struct VisitSink<'a, V> {
     rooks: [u64; 4],
 }
 
-impl<'a, V> VisitSink<'a, V> {
+impl<'a, V> VisitSink<'a, V, false> {
     /// The sink for the moves of `board`.
     #[inline(always)]
     pub(crate) fn new(visitor: &'a mut V, board: &Board) -> Self {
@@ -158,9 +193,29 @@ impl<'a, V> VisitSink<'a, V> {
         } else {
             STANDARD_ROOKS
         };
-        VisitSink { visitor, rooks }
+        VisitSink {
+            visitor,
+            rooks,
+            held: [0; 2],
+        }
     }
+}
 
+impl<'a, V> VisitSink<'a, V, true> {
+    /// The sink for the moves of `board` whose opponent holds the castling rights of the
+    /// rooks on `held` (see the field).
+    #[inline(always)]
+    pub(crate) fn with_held(visitor: &'a mut V, board: &Board, held: [u64; 2]) -> Self {
+        let VisitSink { visitor, rooks, .. } = VisitSink::new(visitor, board);
+        VisitSink {
+            visitor,
+            rooks,
+            held,
+        }
+    }
+}
+
+impl<V, const HELD: bool> VisitSink<'_, V, HELD> {
     /// The castling rook square of `white`'s right to the `kingside` (or queen side).
     #[inline(always)]
     fn rook(&self, white: bool, kingside: bool) -> u64 {
@@ -208,13 +263,13 @@ fn sq(index: usize) -> Square {
 
 /// Visits `from` → each of `targets` with kind `K`, through [`split_at_rooks`] with `M`.
 #[inline(always)]
-fn split_corners<M: StatusFlags, K: Kind, V: Visitor>(
-    sink: &mut VisitSink<'_, V>,
+fn split_corners<M: StatusFlags, K: Kind, V: Visitor, const HELD: bool>(
+    sink: &mut VisitSink<'_, V, HELD>,
     board: &Board,
     from: usize,
     targets: u64,
 ) {
-    split_at_rooks::<M, _, V>(sink, board, targets, PieceFrom::<K>(from, PhantomData));
+    split_at_rooks::<M, _, V, HELD>(sink, board, targets, PieceFrom::<K>(from, PhantomData));
 }
 
 /// How a move onto one target square reaches the visitor, for any child status `C`.
@@ -246,19 +301,23 @@ impl Land for Promotions {
 /// mover's own right changes; landing on the square of the opponent's castling rook while it
 /// still has that right takes the rook and the right with it.
 #[inline(always)]
-fn split_at_rooks<M: StatusFlags, L: Land, V: Visitor>(
-    sink: &mut VisitSink<'_, V>,
+fn split_at_rooks<M: StatusFlags, L: Land, V: Visitor, const HELD: bool>(
+    sink: &mut VisitSink<'_, V, HELD>,
     board: &Board,
     targets: u64,
     land: L,
 ) {
     let their_k = if M::THEIR_K {
         sink.rook(!M::WHITE, true)
+    } else if HELD {
+        sink.held[0]
     } else {
         0
     };
     let their_q = if M::THEIR_Q {
         sink.rook(!M::WHITE, false)
+    } else if HELD {
+        sink.held[1]
     } else {
         0
     };
@@ -278,10 +337,10 @@ fn split_at_rooks<M: StatusFlags, L: Land, V: Visitor>(
     }
 }
 
-impl<V: Visitor> Sink for VisitSink<'_, V> {
+impl<V: Visitor, const HELD: bool> Sink for VisitSink<'_, V, HELD> {
     #[inline(always)]
     fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64) {
-        split_corners::<ClearOurBoth<S>, KingKind, V>(self, board, from, targets);
+        split_corners::<ClearOurBoth<S>, KingKind, V, HELD>(self, board, from, targets);
     }
 
     #[inline(always)]
@@ -293,18 +352,18 @@ impl<V: Visitor> Sink for VisitSink<'_, V> {
     #[inline(always)]
     fn piece<S: StatusFlags>(&mut self, board: &Board, piece: Piece, from: usize, targets: u64) {
         match piece {
-            Piece::Knight => split_corners::<S, KnightKind, V>(self, board, from, targets),
-            Piece::Bishop => split_corners::<S, BishopKind, V>(self, board, from, targets),
-            Piece::Queen => split_corners::<S, QueenKind, V>(self, board, from, targets),
+            Piece::Knight => split_corners::<S, KnightKind, V, HELD>(self, board, from, targets),
+            Piece::Bishop => split_corners::<S, BishopKind, V, HELD>(self, board, from, targets),
+            Piece::Queen => split_corners::<S, QueenKind, V, HELD>(self, board, from, targets),
             _ => {
                 // The castling rook leaving its square takes the right of that side with it.
                 let from_bit = 1u64 << from;
                 if S::OUR_K && from_bit == self.rook(S::WHITE, true) {
-                    split_corners::<ClearOurK<S>, RookKind, V>(self, board, from, targets);
+                    split_corners::<ClearOurK<S>, RookKind, V, HELD>(self, board, from, targets);
                 } else if S::OUR_Q && from_bit == self.rook(S::WHITE, false) {
-                    split_corners::<ClearOurQ<S>, RookKind, V>(self, board, from, targets);
+                    split_corners::<ClearOurQ<S>, RookKind, V, HELD>(self, board, from, targets);
                 } else {
-                    split_corners::<S, RookKind, V>(self, board, from, targets);
+                    split_corners::<S, RookKind, V, HELD>(self, board, from, targets);
                 }
             }
         }
@@ -346,7 +405,7 @@ impl<V: Visitor> Sink for VisitSink<'_, V> {
 
     #[inline(always)]
     fn promotions<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
-        split_at_rooks::<S, _, V>(self, board, targets, Promotions(delta));
+        split_at_rooks::<S, _, V, HELD>(self, board, targets, Promotions(delta));
     }
 
     #[inline(always)]

@@ -26,13 +26,13 @@ use crate::generator::checks_and_pins::attacked;
 use crate::generator::children::Counted;
 use crate::generator::entry::{Engine, Operation, RootOp, at_root};
 use crate::generator::material::AnyPieces;
-use crate::generator::movegen::{Sink, generate};
-use crate::generator::visitor::{VisitOp, Visitor};
+use crate::generator::movegen::{All, Filter, has_legal_move};
+use crate::generator::visitor::{VisitOp, Visitor, visit_held};
 use crate::slider::Portable;
 use crate::slider::{Cpu, Resolved};
 use castling::CastlingRights;
 use core::marker::PhantomData;
-use moves::{EachMove, MoveList, PlayError, UciMoveError, parse_uci_parts};
+use moves::{EachMove, MoveList, MoveMask, PlayError, UciMoveError, parse_uci_parts};
 
 /// A chess position: pieces, side to move, castling rights, en-passant square, and the
 /// halfmove clock and fullmove number. Parse one with [`str::parse`] or
@@ -337,6 +337,31 @@ impl Position {
     /// assert!(moves.iter().any(|mv| mv.to_string() == "e1c1"));
     /// ```
     pub fn legal_moves(&self) -> MoveList {
+        self.list_moves(All)
+    }
+
+    /// The legal moves `mask` lets through, in generation order (the order of
+    /// [`Position::legal_moves`] without the others): captures for a quiescence search, the
+    /// moves of chosen pieces, the moves onto chosen squares. The generator skips what the
+    /// mask rules out, so fewer moves cost less time.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{MoveMask, Position};
+    /// let pos: Position = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1".parse().unwrap();
+    /// let captures = pos.legal_moves_masked(MoveMask::NOISY);
+    /// assert_eq!(captures.iter().map(|mv| mv.to_string()).collect::<Vec<_>>(), ["e4d5"]);
+    /// let all = pos.legal_moves();
+    /// let quiet = pos.legal_moves_masked(MoveMask::QUIET);
+    /// assert_eq!(captures.len() + quiet.len(), all.len());
+    /// ```
+    pub fn legal_moves_masked(&self, mask: MoveMask) -> MoveList {
+        self.list_moves(mask.filter())
+    }
+
+    /// The list behind [`Position::legal_moves`] and [`Position::legal_moves_masked`].
+    #[inline(always)]
+    fn list_moves<F: Filter>(&self, filter: F) -> MoveList {
         let mut list = MoveList::new();
         let mut collector = EachMove(|mv: Move| list.push(mv));
         at_root(
@@ -345,35 +370,10 @@ impl Position {
             ListMoves {
                 position: self,
                 visitor: &mut collector,
+                filter,
             },
         );
-        // The list's entry leaves out the opponent's rights, so takes a castling rook in
-        // square order; the other paths take it last in its group (see `order_rook_captures`).
-        if self.castling.bits() != 0 {
-            self.order_castling_rook_captures(&mut list);
-        }
         list
-    }
-
-    /// Puts the captures of the opponent's castling rooks where the other paths generate
-    /// them. Out of line and asked once per list: inline, or as a test per move, it cost the
-    /// engine path 2.5-3% (callgrind, Kiwipete depth 3).
-    #[inline(never)]
-    fn order_castling_rook_captures(&self, list: &mut MoveList) {
-        let (king_side, queen_side) = self.their_castling_rooks();
-        let occupied = self.board.occupied_bits();
-        let attacked = |corner: u64| {
-            corner != 0
-                && queries::attackers_on(
-                    &self.board,
-                    corner.trailing_zeros() as usize,
-                    self.side,
-                    occupied,
-                ) != 0
-        };
-        if attacked(king_side) || attacked(queen_side) {
-            order_rook_captures(list, king_side, queen_side);
-        }
     }
 
     /// The squares of the opponent's castling rooks (king side, queen side) as bitboards,
@@ -407,6 +407,32 @@ impl Position {
     /// ```
     pub fn for_each_legal(&self, f: impl FnMut(Move)) {
         self.visit(&mut EachMove(f));
+    }
+
+    /// Calls `f` with every legal move `mask` lets through, in generation order, with no
+    /// list in between (see [`Position::legal_moves_masked`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{MoveMask, Position};
+    /// let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    ///     .parse()
+    ///     .unwrap();
+    /// let mut captures = Vec::new();
+    /// pos.for_each_legal_masked(MoveMask::NOISY, |mv| captures.push(mv));
+    /// assert_eq!(captures[..], pos.legal_moves_masked(MoveMask::NOISY)[..]);
+    /// assert_eq!(captures.len(), 8);
+    /// ```
+    pub fn for_each_legal_masked(&self, mask: MoveMask, f: impl FnMut(Move)) {
+        at_root(
+            self.engine,
+            self.status_index(),
+            VisitRoot {
+                position: self,
+                visitor: &mut EachMove(f),
+                filter: mask.filter(),
+            },
+        );
     }
 
     /// Whether the game is over, and how, by what this position alone decides:
@@ -450,9 +476,10 @@ impl Position {
         }
     }
 
-    /// Whether the side to move has a legal move: the generator's target sets are tested
-    /// for being empty, so no move is listed, made or counted, and no perft code is linked
-    /// (the entry is compiled for the 16 statuses that differ in the side to move's rights).
+    /// Whether the side to move has a legal move. The generator stops at the first piece
+    /// that has one (pawns and knights first, the king and its safety tests last), so no move
+    /// is listed, made or counted, and no perft code is linked (the entry is compiled for
+    /// the 16 statuses that differ in the side to move's rights).
     ///
     /// # Examples
     /// ```
@@ -548,6 +575,7 @@ impl Position {
             VisitRoot {
                 position: self,
                 visitor,
+                filter: All,
             },
         );
     }
@@ -776,44 +804,6 @@ const RIGHTS_LOST: [u8; 64] = {
     lost
 };
 
-/// Puts `list` (moves in the order of the entry that ignores the opponent's castling rights)
-/// in the order of the full-status generator: within one piece's moves (one promotion set's,
-/// for pawns) the captures of a castling rook come last, the king side's rook first.
-#[cold]
-#[inline(never)]
-fn order_rook_captures(list: &mut MoveList, king_side: u64, queen_side: u64) {
-    // The generator's groups: one piece's moves share the origin; a set of promotions
-    // shares the pawn step; castles stand apart from the king's steps.
-    let group = |mv: Move| match mv.kind() {
-        MoveKind::Promotion(_) => (1, mv.to().index() as i32 - mv.from().index() as i32),
-        MoveKind::Castle => (2, mv.from().index() as i32),
-        _ => (0, mv.from().index() as i32),
-    };
-    let rank = |mv: &Move| {
-        let to = mv.to().bit();
-        u8::from(to & (king_side | queen_side) != 0) + u8::from(to & queen_side != 0)
-    };
-    let moves = &mut list[..];
-    let mut start = 0;
-    while start < moves.len() {
-        let key = group(moves[start]);
-        let mut end = start + 1;
-        while end < moves.len() && group(moves[end]) == key {
-            end += 1;
-        }
-        // A stable insertion sort by rank (no allocation; a group holds a few moves).
-        let slice = &mut moves[start..end];
-        for i in 1..slice.len() {
-            let mut j = i;
-            while j > 0 && rank(&slice[j - 1]) > rank(&slice[j]) {
-                slice.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        start = end;
-    }
-}
-
 /// [`Position::has_legal_moves`] once the engine and status are known, for the status
 /// without the opponent's rights (they change no move's existence).
 struct AnyMoveRoot<'a> {
@@ -832,7 +822,7 @@ impl RootOp for AnyMoveRoot<'_> {
     }
 }
 
-/// Runs the generator into [`AnyMove`] inside an engine's entry.
+/// Asks the generator for a first legal move inside an engine's entry.
 struct AnyMoveOp<'a, S> {
     board: &'a Board,
     ep: u8,
@@ -843,63 +833,25 @@ impl<S: StatusFlags> Operation for AnyMoveOp<'_, S> {
     type Output = bool;
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) -> bool {
-        let mut any = AnyMove(false);
-        generate::<S, B, AnyPieces, _>(self.board, self.ep, &mut any);
-        any.0
-    }
-}
-
-/// A sink that only notes whether some target set is non-empty: no popcount, no move.
-struct AnyMove(bool);
-
-impl Sink for AnyMove {
-    #[inline(always)]
-    fn king<S: StatusFlags>(&mut self, _: &Board, _: usize, targets: u64) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn castle<S: StatusFlags>(&mut self, _: &Board, _: usize, _: usize) {
-        self.0 = true;
-    }
-    #[inline(always)]
-    fn piece<S: StatusFlags>(&mut self, _: &Board, _: Piece, _: usize, targets: u64) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn pawn_pushes<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn pawn_double_pushes<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn pawn_captures<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn promotions<S: StatusFlags>(&mut self, _: &Board, targets: u64, _: i8) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn en_passant<S: StatusFlags>(&mut self, _: &Board, _: usize, _: usize) {
-        self.0 = true;
+        has_legal_move::<S, B, AnyPieces>(self.board, self.ep)
     }
 }
 
 /// [`Position::visit`] once the engine and status are known.
-struct VisitRoot<'a, V> {
+struct VisitRoot<'a, V, F> {
     position: &'a Position,
     visitor: &'a mut V,
+    filter: F,
 }
 
-impl<V: Visitor> RootOp for VisitRoot<'_, V> {
+impl<V: Visitor, F: Filter> RootOp for VisitRoot<'_, V, F> {
     type Output = ();
     fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) {
-        let op = VisitOp::<S, V> {
+        let op = VisitOp::<S, V, F> {
             board: &self.position.board,
             ep: self.position.ep_index(),
             visitor: self.visitor,
+            filter: self.filter,
             status: PhantomData,
         };
         B::enter(cpu, op)
@@ -909,21 +861,44 @@ impl<V: Visitor> RootOp for VisitRoot<'_, V> {
 /// [`Position::legal_moves`] once the engine and status are known: the entry is compiled
 /// for the 16 [`Counted`] statuses only (the opponent's rights change only the children's
 /// statuses, which a list does not keep).
-struct ListMoves<'a, V> {
+struct ListMoves<'a, V, F> {
     position: &'a Position,
     visitor: &'a mut V,
+    filter: F,
 }
 
-impl<V: Visitor> RootOp for ListMoves<'_, V> {
+impl<V: Visitor, F: Filter> RootOp for ListMoves<'_, V, F> {
     type Output = ();
     fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) {
-        let op = VisitOp::<Counted<S>, V> {
+        let (king_side, queen_side) = self.position.their_castling_rooks();
+        let op = ListOp::<Counted<S>, V, F> {
             board: &self.position.board,
             ep: self.position.ep_index(),
             visitor: self.visitor,
+            filter: self.filter,
+            held: [king_side, queen_side],
             status: PhantomData,
         };
         B::enter(cpu, op)
+    }
+}
+
+/// [`ListMoves`] inside the engine's entry: the generator with the opponent's castling
+/// rooks split off at run time (`held`), so the list comes in the other paths' order.
+struct ListOp<'a, S, V, F> {
+    board: &'a Board,
+    ep: u8,
+    visitor: &'a mut V,
+    filter: F,
+    held: [u64; 2],
+    status: PhantomData<S>,
+}
+
+impl<S: StatusFlags, V: Visitor, F: Filter> Operation for ListOp<'_, S, V, F> {
+    type Output = ();
+    #[inline(always)]
+    fn run<B: Engine>(self, _: Cpu<B>) {
+        visit_held::<S, B, V, F>(self.board, self.ep, self.filter, self.held, self.visitor);
     }
 }
 

@@ -4,7 +4,8 @@
 use crate::base::board::Board;
 pub(crate) use crate::base::chess_move::{Move, MoveKind};
 use crate::base::status::StatusFlags;
-use crate::base::types::{Piece, Square};
+use crate::base::types::{Bitboard, Piece, Square};
+use crate::generator::movegen::Masked;
 use crate::generator::visitor::Visitor;
 use core::fmt;
 
@@ -292,6 +293,172 @@ impl IntoIterator for MoveList {
 impl fmt::Debug for MoveList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Which legal moves to generate: those starting on some squares and landing on others,
+/// noisy ones (captures, en passant, promotions) and quiet ones (every other move, castling
+/// included) each with their own landing squares. The generator reads the mask as it goes:
+/// pieces no wanted move can start from, and king squares no wanted move can reach, are
+/// never looked at, so [`MoveMask::NOISY`] costs a fraction of every move (figures in
+/// `docs/PERFORMANCE.md`). Taken by [`crate::Position::legal_moves_masked`],
+/// [`crate::Position::for_each_legal_masked`] and [`crate::Generator::children_masked`];
+/// the moves come in the order the unmasked call gives them.
+///
+/// # Examples
+/// ```
+/// use constmove::{MoveMask, Piece, Position};
+/// let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+///     .parse()
+///     .unwrap();
+/// assert_eq!(pos.legal_moves_masked(MoveMask::NOISY).len(), 8);
+/// assert_eq!(pos.legal_moves_masked(MoveMask::QUIET).len(), 40);
+/// // The knights' moves, and the captures among them.
+/// let knights = MoveMask::ALL.starting_on(pos.board().pieces(pos.side_to_move(), Piece::Knight));
+/// assert_eq!(pos.legal_moves_masked(knights).len(), 11);
+/// assert_eq!(pos.legal_moves_masked(MoveMask::NOISY.starting_on(knights.origins())).len(), 3);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct MoveMask {
+    origins: Bitboard,
+    noisy_to: Bitboard,
+    quiet_to: Bitboard,
+}
+
+impl MoveMask {
+    /// Every legal move.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{MoveMask, Position};
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.legal_moves_masked(MoveMask::ALL)[..], pos.legal_moves()[..]);
+    /// ```
+    pub const ALL: MoveMask = MoveMask {
+        origins: Bitboard(!0),
+        noisy_to: Bitboard(!0),
+        quiet_to: Bitboard(!0),
+    };
+
+    /// Captures (en passant included) and promotions (quiet ones included): the moves of a
+    /// quiescence search.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{MoveMask, Position};
+    /// // Two captures, e5xd6 en passant, and a promotion push with four pieces to choose.
+    /// let pos: Position = "7k/1P6/8/3pP3/2q5/1P6/8/K7 w - d6 0 2".parse().unwrap();
+    /// let noisy: Vec<String> =
+    ///     pos.legal_moves_masked(MoveMask::NOISY).iter().map(|mv| mv.to_string()).collect();
+    /// assert_eq!(noisy, ["b3c4", "b7b8q", "b7b8r", "b7b8b", "b7b8n", "e5d6"]);
+    /// ```
+    pub const NOISY: MoveMask = MoveMask {
+        origins: Bitboard(!0),
+        noisy_to: Bitboard(!0),
+        quiet_to: Bitboard(0),
+    };
+
+    /// Every move that is not noisy: steps onto empty squares, pushes that do not promote,
+    /// castling.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{MoveMask, Position};
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.legal_moves_masked(MoveMask::QUIET).len(), 20);
+    /// assert!(pos.legal_moves_masked(MoveMask::NOISY).is_empty());
+    /// ```
+    pub const QUIET: MoveMask = MoveMask {
+        origins: Bitboard(!0),
+        noisy_to: Bitboard(0),
+        quiet_to: Bitboard(!0),
+    };
+
+    /// These moves, of those starting on `squares` only: the moves of chosen pieces.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{MoveMask, Position, Square};
+    /// let g1: Square = "g1".parse().unwrap();
+    /// let knight = MoveMask::ALL.starting_on(g1.bitboard());
+    /// assert_eq!(Position::startpos().legal_moves_masked(knight).len(), 2);
+    /// ```
+    #[must_use]
+    pub const fn starting_on(self, squares: Bitboard) -> MoveMask {
+        MoveMask {
+            origins: Bitboard(self.origins.0 & squares.0),
+            ..self
+        }
+    }
+
+    /// These moves, of those landing on `squares` only (castling lands where [`Move::to`]
+    /// says: the king's destination, or the rook's square in Chess960 rules).
+    ///
+    /// # Examples
+    /// Who can take on d5:
+    /// ```
+    /// use constmove::{MoveMask, Position, Square};
+    /// let pos: Position = "4k3/8/8/3p4/4P3/2N5/8/3RK3 w - - 0 1".parse().unwrap();
+    /// let d5: Square = "d5".parse().unwrap();
+    /// let onto = pos.legal_moves_masked(MoveMask::ALL.landing_on(d5.bitboard()));
+    /// let names: Vec<String> = onto.iter().map(|mv| mv.to_string()).collect();
+    /// assert_eq!(names, ["c3d5", "d1d5", "e4d5"]);
+    /// ```
+    #[must_use]
+    pub const fn landing_on(self, squares: Bitboard) -> MoveMask {
+        MoveMask {
+            noisy_to: Bitboard(self.noisy_to.0 & squares.0),
+            quiet_to: Bitboard(self.quiet_to.0 & squares.0),
+            ..self
+        }
+    }
+
+    /// The squares the moves may start from.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{Bitboard, MoveMask};
+    /// assert_eq!(MoveMask::NOISY.origins(), Bitboard(!0));
+    /// ```
+    pub const fn origins(&self) -> Bitboard {
+        self.origins
+    }
+
+    /// Whether the mask lets legal move `mv` of `position` through: what the masked
+    /// generation keeps of the unmasked list.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::{MoveMask, Position};
+    /// let pos: Position = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1".parse().unwrap();
+    /// let capture = pos.parse_uci("e4d5").unwrap();
+    /// assert!(MoveMask::NOISY.allows(&pos, capture));
+    /// assert!(!MoveMask::QUIET.allows(&pos, capture));
+    /// ```
+    pub fn allows(&self, position: &crate::Position, mv: Move) -> bool {
+        let noisy = match mv.kind() {
+            MoveKind::EnPassant | MoveKind::Promotion(_) => true,
+            MoveKind::Castle => false,
+            _ => position.board().occupied().contains(mv.to()),
+        };
+        let to = if noisy { self.noisy_to } else { self.quiet_to };
+        self.origins.contains(mv.from()) && to.contains(mv.to())
+    }
+
+    /// The generator's filter.
+    pub(crate) fn filter(&self) -> Masked {
+        Masked {
+            origins: self.origins.0,
+            noisy_to: self.noisy_to.0,
+            quiet_to: self.quiet_to.0,
+        }
+    }
+}
+
+impl Default for MoveMask {
+    /// Every move, as [`MoveMask::ALL`].
+    fn default() -> MoveMask {
+        MoveMask::ALL
     }
 }
 

@@ -18,9 +18,11 @@ use crate::base::types::{Bitboard, Color, Square};
 use crate::count::leaf::count_entry;
 use crate::generator::children::{Descend, MakeChildren};
 use crate::generator::entry::{Engine, RootOp, at_root};
+use crate::generator::movegen::{All, Filter};
 use crate::generator::visitor::{VisitOp, Visitor};
 use crate::position::Position;
 use crate::position::castling::CastlingRights;
+use crate::position::moves::MoveMask;
 use crate::position::queries::checkers_on;
 use crate::slider::{Backend, BackendUnavailable, Cpu, Resolved};
 use core::marker::PhantomData;
@@ -363,6 +365,49 @@ impl<B: Engine> sealed::Sealed for B {}
 pub trait Generator: sealed::Sealed {
     /// Hands `node`'s children, each with its move, to `children`.
     fn children<S: StatusFlags, W: Children>(node: Node<'_, S>, children: &mut W);
+    /// [`Generator::children`] for the moves `mask` lets through only, in the same order:
+    /// a quiescence search's captures, the replies onto one square. The generator skips
+    /// the pieces and squares the mask rules out (see [`MoveMask`]).
+    ///
+    /// # Examples
+    /// Captures along the line until none is left (a capture-only tree's size):
+    /// ```
+    /// use constmove::{Children, Generator, Move, MoveMask, Node, Position, StatusFlags, Walk};
+    /// use core::marker::PhantomData;
+    ///
+    /// struct Captures<G> { nodes: u64, engine: PhantomData<G> }
+    /// impl<G: Generator> Children for Captures<G> {
+    ///     fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, _: Move) {
+    ///         self.nodes += 1;
+    ///         G::children_masked(child, MoveMask::NOISY, self);
+    ///     }
+    /// }
+    /// struct CaptureTree;
+    /// impl Walk for CaptureTree {
+    ///     type Output = u64;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u64 {
+    ///         let mut tree = Captures::<G> { nodes: 0, engine: PhantomData };
+    ///         G::children_masked(root, MoveMask::NOISY, &mut tree);
+    ///         tree.nodes
+    ///     }
+    /// }
+    /// // The same by listing captures and playing them.
+    /// fn by_list(pos: &Position) -> u64 {
+    ///     pos.legal_moves_masked(MoveMask::NOISY).iter().map(|&mv| {
+    ///         let mut child = pos.clone();
+    ///         child.play_unchecked(mv);
+    ///         1 + by_list(&child)
+    ///     }).sum()
+    /// }
+    /// let pos: Position = "4k3/8/3p1p2/4n3/3P1P2/8/8/4K3 w - - 0 1".parse().unwrap();
+    /// assert_eq!(pos.walk(CaptureTree), by_list(&pos));
+    /// assert!(pos.walk(CaptureTree) >= 2);
+    /// ```
+    fn children_masked<S: StatusFlags, W: Children>(
+        node: Node<'_, S>,
+        mask: MoveMask,
+        children: &mut W,
+    );
     /// Hands `node`'s legal moves to `visitor`, one method per kind of move.
     fn visit<S: StatusFlags, V: Visitor>(node: Node<'_, S>, visitor: &mut V);
     /// The number of `node`'s legal moves, by popcounts: no move is made or listed.
@@ -372,15 +417,16 @@ pub trait Generator: sealed::Sealed {
 impl<B: Engine> Generator for B {
     #[inline(always)]
     fn children<S: StatusFlags, W: Children>(node: Node<'_, S>, children: &mut W) {
-        let cpu = node.cpu::<B>();
-        let mut make = MakeChildren(ToChildren { children, cpu });
-        let op = VisitOp::<S, _> {
-            board: node.board,
-            ep: node.ep,
-            visitor: &mut make,
-            status: PhantomData,
-        };
-        B::enter(cpu, op)
+        children_within::<S, B, W, All>(node, All, children);
+    }
+
+    #[inline(always)]
+    fn children_masked<S: StatusFlags, W: Children>(
+        node: Node<'_, S>,
+        mask: MoveMask,
+        children: &mut W,
+    ) {
+        children_within::<S, B, W, _>(node, mask.filter(), children);
     }
 
     #[inline(always)]
@@ -389,6 +435,7 @@ impl<B: Engine> Generator for B {
             board: node.board,
             ep: node.ep,
             visitor,
+            filter: All,
             status: PhantomData,
         };
         B::enter(node.cpu::<B>(), op)
@@ -408,6 +455,25 @@ fn check_again<B: Engine>() -> Cpu<B> {
         Some(cpu) => cpu,
         None => unreachable!("a walk names only engines this CPU was checked for"),
     }
+}
+
+/// [`Generator::children`] of the moves `filter` lets through.
+#[inline(always)]
+fn children_within<S: StatusFlags, B: Engine, W: Children, F: Filter>(
+    node: Node<'_, S>,
+    filter: F,
+    children: &mut W,
+) {
+    let cpu = node.cpu::<B>();
+    let mut make = MakeChildren(ToChildren { children, cpu });
+    let op = VisitOp::<S, _, F> {
+        board: node.board,
+        ep: node.ep,
+        visitor: &mut make,
+        filter,
+        status: PhantomData,
+    };
+    B::enter(cpu, op)
 }
 
 /// Makes each child's node for a [`Children`].

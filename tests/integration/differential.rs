@@ -9,7 +9,7 @@
 //! the reference's own make; every pseudo-legal move the reference finds illegal is rejected;
 //! the position round-trips through FEN; the moves [`Position::visit`] hands out agree with
 //! `legal_moves()`, and each child status (side, castling rights, en-passant flag) and child
-//! board a visitor can build agree with `play`. On a sample of the positions: `perft_with`
+//! board a visitor can build agree with `play`. On a sample of the positions: `PerftOptions::perft`
 //! to depths 1-3 on both backends equals the reference perft, and equals the leaves counted
 //! by descending with `legal_moves`/`play` and a counting visitor at the last ply.
 

@@ -480,3 +480,62 @@ fn mate_and_stalemate_queries_agree_with_the_move_list() {
         "{mates} mates, {stalemates} stalemates"
     );
 }
+
+/// `has_legal_moves` (which stops at the first move) agrees with the full list on random
+/// play, on every child of each position (mates and stalemates among them), and on crafted
+/// positions with few moves: a pinned slider's, en passant, castling, the king's.
+#[test]
+fn has_legal_moves_agrees_with_the_list() {
+    let agree = |pos: &Position| {
+        assert_eq!(
+            pos.has_legal_moves(),
+            !pos.legal_moves().is_empty(),
+            "has_legal_moves in {pos}"
+        );
+        pos.legal_moves().is_empty() as u32
+    };
+    let mut rng = XorShift(0x5DEE_CE66_D1CE_4E5B);
+    let (mut checked, mut without_moves) = (0, 0);
+    for game in 0..30 {
+        let mut pos = if game % 3 == 2 {
+            Position::chess960_startpos(rng.below(960) as u32).unwrap()
+        } else {
+            Position::startpos()
+        };
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            for &mv in &moves {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                without_moves += agree(&child);
+                checked += 1;
+            }
+            if agree(&pos) == 1 {
+                break;
+            }
+            let board = pos.board().occupied();
+            let mv = rng.pick_preferring(&moves, |mv| board.contains(mv.to()));
+            pos.play_unchecked(mv);
+        }
+    }
+    assert!(checked > 50_000, "only {checked} positions");
+    assert!(without_moves > 0, "no mate or stalemate reached");
+    for fen in [
+        // Mates and stalemates.
+        "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        // A bishop pinned on the long diagonal; a pinned rook, its king in check.
+        "k7/1b6/8/K7/8/8/8/7Q b - - 0 1",
+        "k7/r7/8/8/8/8/8/R1K4B b - - 0 1",
+        // En passant beside king steps.
+        "8/8/8/8/pP6/k7/2Q5/K7 b - b3 0 1",
+        // Castling and king steps; Chess960 castling with the rook next to the king.
+        "4k3/8/8/8/8/8/3PPP2/4K2R w K - 0 1",
+        "4k3/8/8/8/8/8/4PPPP/5KR1 w G - 0 1",
+        // Double check: only the king.
+        "1q4b1/3n4/1r3N2/3k4/8/2B5/Q6R/4K2n b - - 0 1",
+    ] {
+        let pos: Position = fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"));
+        agree(&pos);
+    }
+}

@@ -5,7 +5,7 @@
 
 use crate::common::XorShift;
 use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
-use constmove::{Color, Move, Position};
+use constmove::{Bitboard, Color, Move, MoveKind, MoveMask, Piece, Position};
 
 /// The root's children's moves, in the order the walk makes them.
 struct ChildMoves;
@@ -117,4 +117,142 @@ fn one_order_when_taking_castling_rooks() {
         rook_captures >= 20,
         "only {rook_captures} castling-rook captures"
     );
+}
+
+/// The root's children's moves under `mask`, in the order the walk makes them.
+struct MaskedChildMoves(MoveMask);
+
+impl Walk for MaskedChildMoves {
+    type Output = Vec<Move>;
+    fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> Vec<Move> {
+        let mut collect = Collect(Vec::new());
+        G::children_masked(root, self.0, &mut collect);
+        collect.0
+    }
+}
+
+/// Whether `mv` is noisy in `pos`, by the test's own reading: it takes a piece of the
+/// opponent (en passant included) or promotes.
+fn is_noisy(pos: &Position, mv: Move) -> bool {
+    match mv.kind() {
+        MoveKind::EnPassant | MoveKind::Promotion(_) => true,
+        MoveKind::Castle => false,
+        _ => matches!(pos.board().piece_at(mv.to()), Some((c, _)) if c != pos.side_to_move()),
+    }
+}
+
+/// Panics with the FEN when a path's masked moves are not the unmasked list filtered by
+/// `keep`, in its order.
+fn assert_masked(pos: &Position, mask: MoveMask, keep: impl Fn(Move) -> bool) -> usize {
+    let expected: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|&mv| keep(mv))
+        .collect();
+    let listed: Vec<Move> = pos.legal_moves_masked(mask).into_iter().collect();
+    let mut each = Vec::new();
+    pos.for_each_legal_masked(mask, |mv| each.push(mv));
+    let walked = pos.walk(MaskedChildMoves(mask));
+    assert_eq!(listed, expected, "legal_moves_masked({mask:?}) in {pos}");
+    assert_eq!(each, expected, "for_each_legal_masked({mask:?}) in {pos}");
+    assert_eq!(walked, expected, "children_masked({mask:?}) in {pos}");
+    for &mv in &expected {
+        assert!(mask.allows(pos, mv), "{mask:?} allows {mv} in {pos}");
+    }
+    expected.len()
+}
+
+/// Masked generation on every path gives exactly the unmasked moves the mask names, in the
+/// unmasked order: noisy, quiet, one piece kind's origins, random origin and landing sets.
+#[test]
+fn masked_generation_is_the_filtered_list_in_order() {
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let (mut positions, mut noisy, mut quiet) = (0, 0, 0);
+    let (mut promotions, mut en_passant, mut castles) = (0, 0, 0);
+    for game in 0..40 {
+        let mut pos = if game % 3 == 2 {
+            Position::chess960_startpos(rng.below(960) as u32).unwrap()
+        } else {
+            Position::startpos()
+        };
+        for _ in 0..150 {
+            positions += 1;
+            let p = pos.clone();
+            noisy += assert_masked(&pos, MoveMask::NOISY, |mv| is_noisy(&p, mv));
+            quiet += assert_masked(&pos, MoveMask::QUIET, |mv| !is_noisy(&p, mv));
+            let piece = [
+                Piece::Pawn,
+                Piece::Knight,
+                Piece::Bishop,
+                Piece::Rook,
+                Piece::Queen,
+                Piece::King,
+            ][rng.below(6)];
+            let mine = pos.board().pieces(pos.side_to_move(), piece);
+            assert_masked(&pos, MoveMask::ALL.starting_on(mine), |mv| {
+                mine.contains(mv.from())
+            });
+            let (from, to) = (
+                Bitboard(rng.next() | rng.next()),
+                Bitboard(rng.next() | rng.next()),
+            );
+            let mask = MoveMask::NOISY.starting_on(from).landing_on(to);
+            assert_masked(&pos, mask, |mv| {
+                is_noisy(&p, mv) && from.contains(mv.from()) && to.contains(mv.to())
+            });
+            let mask = MoveMask::QUIET.starting_on(from).landing_on(to);
+            assert_masked(&pos, mask, |mv| {
+                !is_noisy(&p, mv) && from.contains(mv.from()) && to.contains(mv.to())
+            });
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for mv in &moves {
+                promotions += matches!(mv.kind(), MoveKind::Promotion(_)) as u32;
+                en_passant += (mv.kind() == MoveKind::EnPassant) as u32;
+                castles += (mv.kind() == MoveKind::Castle) as u32;
+            }
+            let board = pos.board().occupied();
+            let mv = rng.pick_preferring(&moves, |mv| board.contains(mv.to()));
+            pos.play_unchecked(mv);
+        }
+    }
+    assert!(positions > 2_000, "only {positions} positions");
+    assert!(
+        noisy > 3_000 && quiet > 20_000,
+        "{noisy} noisy, {quiet} quiet moves"
+    );
+    assert!(
+        promotions > 0 && en_passant > 0 && castles > 0,
+        "{promotions} {en_passant} {castles}"
+    );
+}
+
+/// Masks on crafted positions: a castle kept or dropped by its landing square (standard and
+/// Chess960), en passant by its square, promotions as noisy, check evasions.
+#[test]
+fn masked_generation_on_crafted_positions() {
+    for fen in [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+        "7k/1P6/8/3pP3/2q5/1P6/8/K7 w - d6 0 2",
+        "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1",
+        "4k3/8/8/8/1b6/8/8/4K2r w - - 0 1",
+        "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+    ] {
+        let pos: Position = fen.parse().unwrap();
+        let p = pos.clone();
+        assert_masked(&pos, MoveMask::NOISY, |mv| is_noisy(&p, mv));
+        assert_masked(&pos, MoveMask::QUIET, |mv| !is_noisy(&p, mv));
+        for square in 0..64 {
+            let one = Bitboard(1 << square);
+            assert_masked(&pos, MoveMask::ALL.landing_on(one), |mv| {
+                one.contains(mv.to())
+            });
+            assert_masked(&pos, MoveMask::ALL.starting_on(one), |mv| {
+                one.contains(mv.from())
+            });
+        }
+    }
 }

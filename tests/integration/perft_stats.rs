@@ -469,7 +469,7 @@ const START_FENS: [&str; 16] = [
 const GAMES: usize = 3;
 const PLIES: usize = 30;
 
-/// Compares `perft_stats_with` on every backend with the reference at depths 1 to `depth`.
+/// Compares `PerftOptions::perft_stats` on every backend with the reference at depths 1 to `depth`.
 fn compare(pos: &Position, depth: u32, backends: &[Backend], failures: &mut Vec<String>) {
     for d in 1..=depth {
         let expected = reference_stats(pos, d, &mut [0; 5]);
