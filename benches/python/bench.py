@@ -177,6 +177,10 @@ def bench_legal_moves():
     s, (moves, offsets) = timed(lambda: constmove.legal_moves(fens, threads=1), 3)
     assert len(moves) == total
     row("legal moves", "constmove", f"legal_moves({len(fens)} FENs), 1 thread", s, len(fens), "FENs")
+    joined = "\n".join(fens).encode()
+    s, (moves2, _) = timed(lambda: constmove.legal_moves(joined, threads=1), 3)
+    assert (moves2 == moves).all()
+    row("legal moves", "constmove", f"legal_moves(one bytes), 1 thread", s, len(fens), "FENs")
     s, _ = timed(lambda: constmove.legal_moves(fens, threads=CORES), 3)
     row("legal moves", "constmove", f"legal_moves({len(fens)} FENs), {CORES} threads", s, len(fens), "FENs")
     s, _ = timed(lambda: constmove.legal_move_counts(fens, threads=1), 3)

@@ -11,9 +11,9 @@ use constmove::{
     Square, divide_parallel, divide_parallel_stats, perft as cm_perft, perft_hashed,
     perft_stats as cm_perft_stats,
 };
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict, PyString};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A FEN as a position, or a `ValueError` whose message names the FEN field at fault.
@@ -316,17 +316,39 @@ fn each_position<T: Send>(
     Ok(out)
 }
 
-/// The FENs of a batch call: a list of str, or (the fast path `__init__.py` takes) one UTF-8
-/// `bytes` of the FENs joined by newlines, read in place with no copy a FEN.
+/// The FENs of a batch call: a sequence of str, each read in place (no copy a FEN), or one
+/// `bytes` of FENs separated by newlines (one trailing newline allowed, as a file has),
+/// also read in place.
 fn with_fens<R>(fens: &Bound<'_, PyAny>, work: impl FnOnce(&[&str]) -> PyResult<R>) -> PyResult<R> {
     if let Ok(joined) = fens.cast::<PyBytes>() {
         let text = std::str::from_utf8(joined.as_bytes())
             .map_err(|_| PyValueError::new_err("the joined FENs are not UTF-8"))?;
-        let list: Vec<&str> = text.split('\n').collect();
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        let list: Vec<&str> = if text.is_empty() {
+            Vec::new()
+        } else {
+            text.split('\n').collect()
+        };
         return work(&list);
     }
-    let owned: Vec<String> = fens.extract()?;
-    let list: Vec<&str> = owned.iter().map(String::as_str).collect();
+    // Owned references: the caller's list may change while the GIL is released, but these
+    // strs (immutable, and their UTF-8 with them) live until the work is done.
+    let items: Vec<Bound<'_, PyString>> = fens
+        .try_iter()?
+        .enumerate()
+        .map(|(i, item)| {
+            item?.cast_into::<PyString>().map_err(|e| {
+                PyTypeError::new_err(format!(
+                    "fens[{i}]: expected a str FEN, got {}",
+                    e.into_inner().get_type()
+                ))
+            })
+        })
+        .collect::<PyResult<_>>()?;
+    let list: Vec<&str> = items
+        .iter()
+        .map(|item| item.to_str())
+        .collect::<PyResult<_>>()?;
     work(&list)
 }
 
@@ -351,15 +373,68 @@ fn _legal_move_counts<'py>(
             )
         })
     })?;
-    Ok(PyBytes::new(py, &joined(parts)))
+    joined_bytes(py, &parts)
 }
 
-/// The parts one after another; a single part as it is (one thread: no copy).
-fn joined(mut parts: Vec<Vec<u8>>) -> Vec<u8> {
-    if parts.len() == 1 {
-        return parts.pop().unwrap_or_default();
+/// The parts one after another, copied once into a new `bytes`.
+fn joined_bytes<'py>(py: Python<'py>, parts: &[impl AsRef<[u8]>]) -> PyResult<Bound<'py, PyBytes>> {
+    let len = parts.iter().map(|part| part.as_ref().len()).sum();
+    PyBytes::new_with(py, len, |out| {
+        let mut at = 0;
+        for part in parts {
+            let part = part.as_ref();
+            out[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
+        Ok(())
+    })
+}
+
+/// Room in [`MoveRows`] for one position's moves: 256 triples (no legal position has
+/// more; see `MoveList`) and the spare byte of the last 4-byte store.
+const POSITION_ROOM: usize = 3 * 256 + 1;
+
+/// The move triples of a chunk of positions, written in place, and each position's count.
+struct MoveRows {
+    /// `used` bytes of triples, then room kept zeroed and at least [`POSITION_ROOM`] long.
+    triples: Vec<u8>,
+    used: usize,
+    counts: Vec<u8>,
+}
+
+impl MoveRows {
+    fn new(positions: usize) -> MoveRows {
+        MoveRows {
+            // About 40 moves a position in games' middles; zeroed pages cost nothing until
+            // written.
+            triples: vec![0; positions * 3 * 40 + POSITION_ROOM],
+            used: 0,
+            counts: Vec::with_capacity(positions * 4),
+        }
     }
-    parts.concat()
+
+    /// Appends the legal moves of `position`: one 4-byte store a move, straight from the
+    /// generator (no move list in between).
+    fn push(&mut self, position: &Position) {
+        if self.triples.len() - self.used < POSITION_ROOM {
+            let len = (2 * self.triples.len()).max(self.used + POSITION_ROOM);
+            self.triples.resize(len, 0);
+        }
+        let room = &mut self.triples[self.used..self.used + POSITION_ROOM];
+        let mut at = 0;
+        position.for_each_legal(|mv| {
+            room[at..at + 4].copy_from_slice(&uci_word(mv).to_le_bytes());
+            at += 3;
+        });
+        self.used += at;
+        self.counts
+            .extend_from_slice(&((at / 3) as u32).to_ne_bytes());
+    }
+
+    /// The triples written.
+    fn triples(&self) -> &[u8] {
+        &self.triples[..self.used]
+    }
 }
 
 /// _legal_moves(fens, threads=None) -> (moves, counts): moves as bytes of (from, to,
@@ -374,29 +449,23 @@ fn _legal_moves<'py>(
     let threads = thread_count(threads)?;
     let parts = with_fens(fens, |fens| {
         py.detach(|| {
-            each_position(
-                fens,
-                threads,
-                // About 40 moves a position in games' middles.
-                |n| (Vec::with_capacity(n * 3 * 40), Vec::with_capacity(n * 4)),
-                |position, (moves, counts): &mut (Vec<u8>, Vec<u8>)| {
-                    let list = position.legal_moves();
-                    // One resize a position, then plain stores: no capacity check a move.
-                    let start = moves.len();
-                    moves.resize(start + 3 * list.len(), 0);
-                    for (slot, mv) in moves[start..].chunks_exact_mut(3).zip(list.iter()) {
-                        slot.copy_from_slice(&uci_triple(*mv));
-                    }
-                    counts.extend_from_slice(&(list.len() as u32).to_ne_bytes());
-                },
-            )
+            each_position(fens, threads, MoveRows::new, |position, rows| {
+                rows.push(position)
+            })
         })
     })?;
-    let (moves, counts): (Vec<Vec<u8>>, Vec<Vec<u8>>) = parts.into_iter().unzip();
-    Ok((
-        PyBytes::new(py, &joined(moves)),
-        PyBytes::new(py, &joined(counts)),
-    ))
+    let triples: Vec<&[u8]> = parts.iter().map(MoveRows::triples).collect();
+    let counts: Vec<&[u8]> = parts.iter().map(|rows| rows.counts.as_slice()).collect();
+    Ok((joined_bytes(py, &triples)?, joined_bytes(py, &counts)?))
+}
+
+/// A move's (from, to, promotion) triple in the low three bytes of a little-endian word.
+#[inline(always)]
+fn uci_word(mv: Move) -> u32 {
+    // python-chess's promotion piece types by `Move::to_u16`'s kind (4 knight … 8 king).
+    const PROMOTION: [u32; 16] = [0, 0, 0, 0, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0];
+    let code = u32::from(mv.to_u16());
+    (code & 63) | (code >> 6 & 63) << 8 | PROMOTION[(code >> 12) as usize] << 16
 }
 
 /// A move as (from square, to square, promotion piece type or 0), python-chess's numbers.
