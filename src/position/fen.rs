@@ -744,11 +744,11 @@ fn read_placement(fen: &[u8]) -> Option<(Board, u64, usize)> {
     let mut bits = [0u64; 16];
     let mut key = 0u64;
     let keys = &POLYGLOT_KEYS[..768];
-    // Squares in reading order: a8 = 0 … h8 = 7, a7 = 8 … h1 = 63; `end` closes the rank.
-    // A slash must come exactly there, so each rank fills eight squares: no other bound.
+    // Squares in reading order: a8 = 0, h8 = 7, a7 = 8, h1 = 63.
     let mut at: u32 = 0;
-    let mut end: u32 = 8;
-    let mut after_digit = 0u32;
+    // Where slashes stood: exactly at 8, 16, ... 56 when each rank fills eight squares.
+    let mut slashes = 0u64;
+    let mut previous = 0u32;
     let mut bad = 0u32;
     let mut len = fen.len();
     for (i, &byte) in fen.iter().enumerate() {
@@ -763,14 +763,13 @@ fn read_placement(fen: &[u8]) -> Option<(Board, u64, usize)> {
         // else key 0, taken out again after the loop when their number is odd.
         let on_square = (code >> 31).wrapping_neg() & square;
         key ^= keys[(code >> 16 & 1023) as usize + on_square as usize];
-        let digit = code & DIGIT;
-        let slash = code >> 9 & 1;
-        bad |= code & BAD | digit & after_digit | slash & u32::from(at != end);
-        end += 8 * slash;
-        after_digit = digit;
+        // Two digits in a row, or two slashes (the only way two share a square).
+        bad |= code & BAD | code & previous & (DIGIT | SLASH);
+        slashes |= u64::from(code >> 9 & 1) << (at & 63);
+        previous = code;
         at += code >> 4 & 15;
     }
-    if bad != 0 || at != 64 || end != 64 {
+    if bad != 0 || at != 64 || slashes != 0x0101_0101_0101_0100 {
         return None;
     }
     let pieces = bits[..12]
