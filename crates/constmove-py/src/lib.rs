@@ -264,62 +264,79 @@ fn perft_many(
 }
 
 /// Runs `each` on every FEN's position, the FENs split into `threads` chunks in order, each
-/// chunk parsed and worked on in one pass (no array of positions in between); the parts in
-/// order, or the first bad FEN as a ValueError with its index.
+/// chunk parsed and worked on in one pass (no array of positions in between), and appends
+/// the parts to `parts` in order (one thread: into the last part, made by `start(total)`
+/// if there is none); the first bad FEN as a ValueError with its index (`base` that of the
+/// first).
 fn each_position<T: Send>(
     fens: &[&str],
+    (base, total): (usize, usize),
     threads: usize,
+    parts: &mut Vec<T>,
     start: impl Fn(usize) -> T + Sync,
     each: impl Fn(&Position, &mut T) + Sync,
-) -> PyResult<Vec<T>> {
+) -> PyResult<()> {
+    let fail =
+        |index: usize, message: String| PyValueError::new_err(format!("fens[{index}]: {message}"));
+    if threads == 1 {
+        // No thread to spawn, and one part for all the blocks of a call.
+        if parts.is_empty() {
+            parts.push(start(total));
+        }
+        if let Some(out) = parts.last_mut() {
+            for (i, fen) in fens.iter().enumerate() {
+                let position =
+                    Position::from_fen(fen).map_err(|e| fail(base + i, format!("{e}: {fen:?}")))?;
+                each(&position, out);
+            }
+        }
+        return Ok(());
+    }
     let chunk = fens.len().div_ceil(threads).max(1);
     let work = |c: usize, part: &[&str]| -> Result<T, (usize, String)> {
         let mut out = start(part.len());
         for (i, fen) in part.iter().enumerate() {
-            let position =
-                Position::from_fen(fen).map_err(|e| (c * chunk + i, format!("{e}: {fen:?}")))?;
+            let position = Position::from_fen(fen)
+                .map_err(|e| (base + c * chunk + i, format!("{e}: {fen:?}")))?;
             each(&position, &mut out);
         }
         Ok(out)
     };
-    let parts: Vec<Result<T, (usize, String)>> = if threads == 1 {
-        // One thread: no thread to spawn.
-        vec![work(0, fens)]
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = fens
-                .chunks(chunk)
-                .enumerate()
-                .map(|(c, part)| {
-                    let work = &work;
-                    s.spawn(move || work(c, part))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err((0, "a worker panicked".into())))
-                })
-                .collect()
-        })
-    };
-    let mut out = Vec::with_capacity(parts.len());
-    for part in parts {
-        match part {
-            Ok(t) => out.push(t),
-            Err((index, message)) => {
-                return Err(PyValueError::new_err(format!("fens[{index}]: {message}")));
-            }
-        }
+    let done: Vec<Result<T, (usize, String)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = fens
+            .chunks(chunk)
+            .enumerate()
+            .map(|(c, part)| {
+                let work = &work;
+                s.spawn(move || work(c, part))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err((0, "a worker panicked".into())))
+            })
+            .collect()
+    });
+    for part in done {
+        parts.push(part.map_err(|(index, message)| fail(index, message))?);
     }
-    Ok(out)
+    Ok(())
 }
 
-/// The FENs of a batch call: a sequence of str, each read in place (no copy a FEN), or one
-/// `bytes` of FENs separated by newlines (one trailing newline allowed, as a file has),
-/// also read in place.
-fn with_fens<R>(fens: &Bound<'_, PyAny>, work: impl FnOnce(&[&str]) -> PyResult<R>) -> PyResult<R> {
+/// How many FENs of a sequence of str are gathered at a time: their text (about 1 MB) is
+/// reused block after block, so no large buffer is new to the process at each call.
+const BLOCK: usize = 16 * 1024;
+
+/// Runs `work` on the FENs of a batch call, with the index of the first and how many there
+/// are in all (a hint for a sequence): a sequence of str,
+/// in blocks of [`BLOCK`], or one `bytes` of FENs separated by newlines (one trailing
+/// newline allowed, as a file has), read in place at once.
+fn with_fens(
+    fens: &Bound<'_, PyAny>,
+    mut work: impl FnMut((usize, usize), &[&str]) -> PyResult<()>,
+) -> PyResult<()> {
     if let Ok(joined) = fens.cast::<PyBytes>() {
         let text = std::str::from_utf8(joined.as_bytes())
             .map_err(|_| PyValueError::new_err("the joined FENs are not UTF-8"))?;
@@ -329,27 +346,46 @@ fn with_fens<R>(fens: &Bound<'_, PyAny>, work: impl FnOnce(&[&str]) -> PyResult<
         } else {
             text.split('\n').collect()
         };
-        return work(&list);
+        return work((0, list.len()), &list);
     }
-    // Owned references: the caller's list may change while the GIL is released, but these
-    // strs (immutable, and their UTF-8 with them) live until the work is done.
-    let items: Vec<Bound<'_, PyString>> = fens
-        .try_iter()?
-        .enumerate()
-        .map(|(i, item)| {
-            item?.cast_into::<PyString>().map_err(|e| {
+    // A block's UTF-8 gathered into one buffer while the GIL is held: the caller's list may
+    // change once it is released, and the parser then reads one run of memory, not a str
+    // object somewhere in the heap per FEN.
+    let hint = fens.len().unwrap_or(0);
+    let mut text = String::with_capacity(BLOCK * 64);
+    let mut ends = Vec::with_capacity(BLOCK);
+    let mut base = 0;
+    let mut items = fens.try_iter()?.enumerate().peekable();
+    while items.peek().is_some() || base == 0 {
+        text.clear();
+        ends.clear();
+        for (i, item) in items.by_ref().take(BLOCK) {
+            let item = item?;
+            let fen = item.cast::<PyString>().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "fens[{i}]: expected a str FEN, got {}",
-                    e.into_inner().get_type()
+                    item.get_type()
                 ))
+            })?;
+            text.push_str(fen.to_str()?);
+            ends.push(text.len());
+        }
+        let mut start = 0;
+        let list: Vec<&str> = ends
+            .iter()
+            .map(|&end| {
+                let fen = &text[start..end];
+                start = end;
+                fen
             })
-        })
-        .collect::<PyResult<_>>()?;
-    let list: Vec<&str> = items
-        .iter()
-        .map(|item| item.to_str())
-        .collect::<PyResult<_>>()?;
-    work(&list)
+            .collect();
+        work((base, hint), &list)?;
+        base += list.len();
+        if list.is_empty() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// _legal_move_counts(fens, threads=None) -> bytes of native-endian uint32, one per FEN.
@@ -361,11 +397,14 @@ fn _legal_move_counts<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let threads = thread_count(threads)?;
-    let parts = with_fens(fens, |fens| {
+    let mut parts = Vec::new();
+    with_fens(fens, |at, fens| {
         py.detach(|| {
             each_position(
                 fens,
+                at,
                 threads,
+                &mut parts,
                 |n| Vec::with_capacity(n * 4),
                 |position, counts: &mut Vec<u8>| {
                     counts.extend_from_slice(&(cm_perft(position, 1) as u32).to_ne_bytes());
@@ -447,11 +486,17 @@ fn _legal_moves<'py>(
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let threads = thread_count(threads)?;
-    let parts = with_fens(fens, |fens| {
+    let mut parts = Vec::new();
+    with_fens(fens, |at, fens| {
         py.detach(|| {
-            each_position(fens, threads, MoveRows::new, |position, rows| {
-                rows.push(position)
-            })
+            each_position(
+                fens,
+                at,
+                threads,
+                &mut parts,
+                MoveRows::new,
+                |position, rows| rows.push(position),
+            )
         })
     })?;
     let triples: Vec<&[u8]> = parts.iter().map(MoveRows::triples).collect();
