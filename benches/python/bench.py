@@ -49,21 +49,31 @@ rust_chess = optional("rust_chess")
 
 
 def timed(f, repeat=1):
-    """(best seconds of `repeat` runs, result of the last)."""
-    best, result = float("inf"), None
+    """(best seconds of `repeat` runs, result of the last); the best CPU seconds of this
+    process (every thread's) go to the next `row`."""
+    global cpu_seconds
+    best, result, cpu_seconds = float("inf"), None, float("inf")
     for _ in range(repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         result = f()
         best = min(best, time.perf_counter() - t)
+        cpu_seconds = min(cpu_seconds, time.process_time() - c)
     return best, result
 
 
 rows = []
+cpu_seconds = float("nan")
 
 
 def row(task, package, how, seconds, work, unit):
-    rows.append((task, package, how, seconds, work / seconds, unit))
-    print(f"  {task:<12} {package:<24} {how:<38} {seconds:9.3f} s {work / seconds:14,.0f} {unit}/s", flush=True)
+    """A result: wall seconds, and the CPU seconds `timed` saw (steadier than wall time on a
+    shared machine; for a row on several threads, the sum of their CPU time)."""
+    rows.append((task, package, how, seconds, work / seconds, cpu_seconds, work / cpu_seconds, unit))
+    print(
+        f"  {task:<12} {package:<24} {how:<38} {seconds:9.3f} s {work / seconds:14,.0f} {unit}/s"
+        f"   CPU {cpu_seconds:7.3f} s {work / cpu_seconds:14,.0f} {unit}/s",
+        flush=True,
+    )
 
 
 # ---- 1. perft ----------------------------------------------------------------------------
@@ -177,6 +187,10 @@ def bench_legal_moves():
     s, (moves, offsets) = timed(lambda: constmove.legal_moves(fens, threads=1), 3)
     assert len(moves) == total
     row("legal moves", "constmove", f"legal_moves({len(fens)} FENs), 1 thread", s, len(fens), "FENs")
+    joined = "\n".join(fens).encode()
+    s, (moves2, _) = timed(lambda: constmove.legal_moves(joined, threads=1), 3)
+    assert (moves2 == moves).all()
+    row("legal moves", "constmove", f"legal_moves(one bytes), 1 thread", s, len(fens), "FENs")
     s, _ = timed(lambda: constmove.legal_moves(fens, threads=CORES), 3)
     row("legal moves", "constmove", f"legal_moves({len(fens)} FENs), {CORES} threads", s, len(fens), "FENs")
     s, _ = timed(lambda: constmove.legal_move_counts(fens, threads=1), 3)
@@ -184,7 +198,7 @@ def bench_legal_moves():
     if rust_chess:
         def batch():
             return sum(len(g) for g in rust_chess.BoardBatch.from_fens(fens).generate_legal_moves())
-        s, n = timed(batch)
+        s, n = timed(batch, 3)
         assert n == total, ("rust-chess", n, total)
         row("legal moves", "rust-chess (Rust)", "BoardBatch.from_fens + generate", s, len(fens), "FENs")
     loops = []
@@ -197,7 +211,7 @@ def bench_legal_moves():
     if cozy:
         loops.append(("cozy-chess-py (Rust)", fens, lambda f: len(cozy.Board.from_fen(f).generate_moves())))
     for name, subset, one in loops:
-        s, n = timed(lambda: sum(one(f) for f in subset))
+        s, n = timed(lambda: sum(one(f) for f in subset), 3)
         want = int(constmove.legal_move_counts(subset).sum())
         assert n == want, (name, n, want)
         row("legal moves", name, f"Python loop, {len(subset)} FENs", s, len(subset), "FENs")
@@ -231,7 +245,7 @@ for part, bench in [("perft", bench_perft), ("playouts", bench_playouts), ("lega
     if ONLY in (None, part):
         bench()
 
-print("\n| task | package | how | seconds | rate |")
-print("|---|---|---|---:|---:|")
-for task, package, how, seconds, rate, unit in rows:
-    print(f"| {task} | {package} | {how} | {seconds:.3f} | {rate:,.0f} {unit}/s |")
+print("\n| task | package | how | seconds | rate | CPU seconds | rate by CPU time |")
+print("|---|---|---|---:|---:|---:|---:|")
+for task, package, how, seconds, rate, cpu, cpu_rate, unit in rows:
+    print(f"| {task} | {package} | {how} | {seconds:.3f} | {rate:,.0f} {unit}/s | {cpu:.3f} | {cpu_rate:,.0f} {unit}/s |")

@@ -27,6 +27,7 @@
 //!   [`crate::MoveList`] hold 256 moves; moves keep within it, since a promotion spends the
 //!   pawn it adds a piece for.
 
+use crate::base::attacks::POLYGLOT_KEYS;
 use crate::base::board::Board;
 use crate::base::castling::{CastlingGeometry, right_index};
 use crate::base::geometry::rook_corner;
@@ -468,34 +469,79 @@ impl Position {
     /// );
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let mut fields = fen.split_ascii_whitespace();
-        let mut next = |field| fields.next().ok_or(FenError::MissingField { field });
-        // The board first: for a truncated FEN like "8/8/8" its error is the useful one.
-        let board = parse_placement(next(FenField::Placement)?)?;
-        let side = next(FenField::SideToMove)?;
-        let castling = next(FenField::Castling)?;
-        let ep = next(FenField::EnPassant)?;
-        let halfmove = fields.next();
-        let fullmove = fields.next();
-        let extra = fields.count();
-        if extra > 0 {
-            return Err(FenError::TooManyFields { count: 6 + extra });
+        match fast_fields(fen) {
+            Some(fields) => fields.position(),
+            None => from_fen_slow(fen),
         }
+    }
 
-        let side = match side {
-            "w" => Color::White,
-            "b" => Color::Black,
-            _ => return Err(FenError::SideToMove),
-        };
-        let (castling, geometry) = parse_castling(castling, &board)?;
-        let mut board = board;
+    /// A position from checked parts, run on `engine`, with counters 0 and 1 and its key
+    /// computed. The board's castling squares are made canonical for `castling` (a board
+    /// from inside a walk keeps the squares of rights lost on the way).
+    pub(crate) fn from_parts(
+        board: Board,
+        side: Color,
+        castling: CastlingRights,
+        ep_square: Option<Square>,
+        engine: Resolved,
+    ) -> Position {
+        let key = zobrist::key_of(&board, side, castling, ep_square);
+        Position::with_key(board, side, castling, ep_square, engine, key)
+    }
+
+    /// [`Position::from_parts`] with the key already computed.
+    fn with_key(
+        mut board: Board,
+        side: Color,
+        castling: CastlingRights,
+        ep_square: Option<Square>,
+        engine: Resolved,
+        key: u64,
+    ) -> Position {
+        let geometry = *board.castling();
+        if geometry != CastlingGeometry::STANDARD {
+            board.set_castling(geometry.canonical(castling.bits()));
+        }
+        Position {
+            key,
+            board,
+            side,
+            castling,
+            ep_square,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            engine,
+        }
+    }
+}
+
+/// A FEN's fields, split, with the placement read into a board (its form checked, not yet
+/// what stands on it).
+struct Fields<'a> {
+    board: Board,
+    /// The pieces' part of the Zobrist key, when the one-pass reader computed it.
+    placement_key: Option<u64>,
+    side: Color,
+    castling: &'a str,
+    ep: &'a str,
+    halfmove: Option<&'a str>,
+    fullmove: Option<&'a str>,
+}
+
+impl Fields<'_> {
+    /// The position, after the checks that follow the placement's, in `from_fen_slow`'s
+    /// order (so both readers give one FEN one error).
+    fn position(self) -> Result<Position, FenError> {
+        let side = self.side;
+        let (castling, geometry) = parse_castling(self.castling, &self.board)?;
+        let mut board = self.board;
         board.set_castling(geometry);
-        let ep_square = parse_ep(ep, &board, side)?;
-        let halfmove_clock = match halfmove {
+        let ep_square = parse_ep(self.ep, &board, side)?;
+        let halfmove_clock = match self.halfmove {
             None => 0,
             Some(text) => whole_number(text).ok_or(FenError::HalfmoveClock)?,
         };
-        let fullmove_number = match fullmove {
+        let fullmove_number = match self.fullmove {
             None => 1,
             Some(text) => match whole_number(text) {
                 Some(n) if n > 0 => n,
@@ -524,45 +570,128 @@ impl Position {
             let pushed = crate::base::geometry::en_passant_victim(side, *square);
             crate::base::attacks::beside(board.bits(side, Piece::Pawn)) & pushed.bit() != 0
         });
+        let position = match self.placement_key {
+            Some(pieces) => {
+                let mut key = pieces
+                    ^ zobrist::castling_key(castling)
+                    ^ zobrist::en_passant_square_key(ep_square);
+                if side == Color::White {
+                    key ^= zobrist::white_to_move_key();
+                }
+                debug_assert_eq!(key, zobrist::key_of(&board, side, castling, ep_square));
+                Position::with_key(board, side, castling, ep_square, Resolved::auto(), key)
+            }
+            None => Position::from_parts(board, side, castling, ep_square, Resolved::auto()),
+        };
         Ok(Position {
             halfmove_clock,
             fullmove_number,
-            ..Position::from_parts(board, side, castling, ep_square, Resolved::auto())
+            ..position
         })
     }
+}
 
-    /// A position from checked parts, run on `engine`, with counters 0 and 1 and its key
-    /// computed. The board's castling squares are made canonical for `castling` (a board
-    /// from inside a walk keeps the squares of rights lost on the way).
-    pub(crate) fn from_parts(
-        mut board: Board,
-        side: Color,
-        castling: CastlingRights,
-        ep_square: Option<Square>,
-        engine: Resolved,
-    ) -> Position {
-        let geometry = *board.castling();
-        if geometry != CastlingGeometry::STANDARD {
-            board.set_castling(geometry.canonical(castling.bits()));
-        }
-        Position {
-            key: zobrist::key_of(&board, side, castling, ep_square),
-            board,
-            side,
-            castling,
-            ep_square,
-            halfmove_clock: 0,
-            fullmove_number: 1,
-            engine,
-        }
+/// Any FEN, split at runs of ASCII whitespace: what [`fast_fields`] leaves, and the error of
+/// every FEN that is not one.
+#[cold]
+#[inline(never)]
+fn from_fen_slow(fen: &str) -> Result<Position, FenError> {
+    let mut fields = fen.split_ascii_whitespace();
+    let mut next = |field| fields.next().ok_or(FenError::MissingField { field });
+    // The board first: for a truncated FEN like "8/8/8" its error is the useful one.
+    let board = parse_placement(next(FenField::Placement)?)?;
+    let side = next(FenField::SideToMove)?;
+    let castling = next(FenField::Castling)?;
+    let ep = next(FenField::EnPassant)?;
+    let halfmove = fields.next();
+    let fullmove = fields.next();
+    let extra = fields.count();
+    if extra > 0 {
+        return Err(FenError::TooManyFields { count: 6 + extra });
+    }
+    let side = match side {
+        "w" => Color::White,
+        "b" => Color::Black,
+        _ => return Err(FenError::SideToMove),
+    };
+    Fields {
+        board,
+        placement_key: None,
+        side,
+        castling,
+        ep,
+        halfmove,
+        fullmove,
+    }
+    .position()
+}
+
+/// The fields of a FEN as FENs are usually written: one space between fields and none
+/// around them, four to six fields, a well-formed placement (read in one branch-free pass,
+/// its key with it) and `w` or `b`. `None` for anything else: [`from_fen_slow`] reads it.
+#[inline]
+fn fast_fields(fen: &str) -> Option<Fields<'_>> {
+    let (board, key, end) = read_placement(fen.as_bytes())?;
+    let (side, rest) = match fen.as_bytes().get(end..end + 3)? {
+        b" w " => (Color::White, &fen[end + 3..]),
+        b" b " => (Color::Black, &fen[end + 3..]),
+        _ => return None,
+    };
+    let (castling, rest) = next_field(rest)?;
+    let (ep, rest) = next_field(rest?)?;
+    let (halfmove, fullmove) = match rest {
+        None => (None, None),
+        Some(rest) => match next_field(rest)? {
+            (halfmove, None) => (Some(halfmove), None),
+            (halfmove, Some(rest)) => match next_field(rest)? {
+                (fullmove, None) => (Some(halfmove), Some(fullmove)),
+                (_, Some(_)) => return None,
+            },
+        },
+    };
+    check_board(&board).ok()?;
+    Some(Fields {
+        board,
+        placement_key: Some(key),
+        side,
+        castling,
+        ep,
+        halfmove,
+        fullmove,
+    })
+}
+
+/// The field at the start of `text` (printable ASCII, not empty) and what follows its one
+/// space, or `None` after the last field; `None` in all for any other spacing.
+#[inline]
+fn next_field(text: &str) -> Option<(&str, Option<&str>)> {
+    let bytes = text.as_bytes();
+    let end = bytes
+        .iter()
+        .position(|byte| !byte.is_ascii_graphic())
+        .unwrap_or(bytes.len());
+    if end == 0 {
+        return None;
+    }
+    match bytes.get(end) {
+        None => Some((text, None)),
+        // An ASCII byte: a boundary of the text's characters.
+        Some(b' ') => Some((&text[..end], Some(&text[end + 1..]))),
+        Some(_) => None,
     }
 }
 
 fn parse_placement(placement: &str) -> Result<Board, FenError> {
-    let board = match fast_placement(placement.as_bytes()) {
-        Some(board) => board,
-        None => slow_placement(placement)?,
+    let board = match read_placement(placement.as_bytes()) {
+        Some((board, _, end)) if end == placement.len() => board,
+        _ => slow_placement(placement)?,
     };
+    check_board(&board)?;
+    Ok(board)
+}
+
+/// One king of each colour, no pawn on a back rank, material some game could have.
+fn check_board(board: &Board) -> Result<(), FenError> {
     for color in [Color::White, Color::Black] {
         let count = board.bits(color, Piece::King).count_ones();
         if count != 1 {
@@ -577,74 +706,93 @@ fn parse_placement(placement: &str) -> Result<Board, FenError> {
     {
         return Err(FenError::PawnOnBackRank { square });
     }
-    check_material(&board)?;
-    Ok(board)
+    check_material(board)
 }
 
-/// What a placement byte is, for [`fast_placement`]: 0 nothing valid, `DIGIT | n` a run of
-/// `n` empty squares, `SLASH`, or `PIECE | colour * 6 + piece`.
-const PLACEMENT_BYTES: [u8; 256] = {
-    let mut table = [0u8; 256];
+/// What a placement byte is, for [`read_placement`]: bits 0-3 the piece's Polyglot kind
+/// (black pawn 0, white pawn 1, … white king 11) or [`NO_PIECE`], bits 4-7 how many squares
+/// it fills, bits 8-10 flags, bits 16-25 the kind's first key (64 × kind), bit 31 a piece.
+const PLACEMENT_BYTES: [u32; 256] = {
+    let mut table = [BAD | NO_PIECE; 256];
     let mut digit = 1;
     while digit <= 8 {
-        table[(b'0' + digit) as usize] = DIGIT | digit;
+        table[(b'0' + digit) as usize] = DIGIT | NO_PIECE | (digit as u32) << 4;
         digit += 1;
     }
-    table[b'/' as usize] = SLASH;
-    let letters = *b"PNBRQKpnbrqk";
+    table[b'/' as usize] = SLASH | NO_PIECE;
+    let letters = *b"pnbrqk";
     let mut i = 0;
-    while i < 12 {
-        table[letters[i] as usize] = PIECE | i as u8;
+    while i < 6 {
+        let black = 2 * i as u32;
+        table[letters[i] as usize] = piece_code(black);
+        table[letters[i].to_ascii_uppercase() as usize] = piece_code(black + 1);
         i += 1;
     }
     table
 };
-const DIGIT: u8 = 0x10;
-const SLASH: u8 = 0x20;
-const PIECE: u8 = 0x40;
+/// The [`PLACEMENT_BYTES`] entry of a piece of Polyglot kind `kind`.
+const fn piece_code(kind: u32) -> u32 {
+    PIECE | kind | 1 << 4 | (64 * kind) << 16
+}
+/// The kind of a byte that is not a piece: a thirteenth, unused, set of bits.
+const NO_PIECE: u32 = 12;
+const DIGIT: u32 = 1 << 8;
+const SLASH: u32 = 1 << 9;
+const BAD: u32 = 1 << 10;
+const PIECE: u32 = 1 << 31;
 
-/// The board of a well-formed placement in one pass over its bytes; `None` at the first
-/// thing wrong, for [`slow_placement`] to name (its checks decide which error comes first).
+/// The board of a well-formed placement at the start of `fen`, its pieces' Zobrist key and
+/// where it ends (at the end or the first space), in one pass with no branch a byte (which
+/// byte comes next is what a predictor cannot guess). `None` if the placement is not
+/// well-formed: [`slow_placement`] names what is wrong (its checks decide which error
+/// comes first).
 #[inline]
-fn fast_placement(placement: &[u8]) -> Option<Board> {
-    // White's pawn … king, then Black's: the order of `PNBRQKpnbrqk`.
-    let mut bits = [0u64; 12];
-    // Square index of the next file to fill; ranks run from a8 (56) down to a1 (0).
-    let mut rank_start: u32 = 56;
-    let mut file: u32 = 0;
-    let mut after_digit = false;
-    for &byte in placement {
-        let code = PLACEMENT_BYTES[byte as usize];
-        if code & PIECE != 0 {
-            if file >= 8 {
-                return None;
-            }
-            bits[(code & 15) as usize] |= 1 << (rank_start + file);
-            file += 1;
-            after_digit = false;
-        } else if code & DIGIT != 0 {
-            file += u32::from(code & 15);
-            if after_digit || file > 8 {
-                return None;
-            }
-            after_digit = true;
-        } else if code == SLASH && file == 8 && rank_start != 0 {
-            rank_start -= 8;
-            file = 0;
-            after_digit = false;
-        } else {
-            return None;
+fn read_placement(fen: &[u8]) -> Option<(Board, u64, usize)> {
+    // Indexed by Polyglot kind; the rest take what is not a piece (16: no bounds check).
+    let mut bits = [0u64; 16];
+    let mut key = 0u64;
+    let keys = &POLYGLOT_KEYS[..768];
+    // Squares in reading order: a8 = 0, h8 = 7, a7 = 8, h1 = 63.
+    let mut at: u32 = 0;
+    // Where slashes stood: exactly at 8, 16, ... 56 when each rank fills eight squares.
+    let mut slashes = 0u64;
+    let mut previous = 0u32;
+    let mut bad = 0u32;
+    let mut len = fen.len();
+    for (i, &byte) in fen.iter().enumerate() {
+        if byte == b' ' {
+            len = i;
+            break;
         }
+        let code = PLACEMENT_BYTES[byte as usize];
+        let square = (at ^ 56) & 63;
+        bits[(code & 15) as usize] |= 1 << square;
+        // Every byte XORs a key, so no branch guards the load: a piece its own, anything
+        // else key 0, taken out again after the loop when their number is odd.
+        let on_square = (code >> 31).wrapping_neg() & square;
+        key ^= keys[(code >> 16 & 1023) as usize + on_square as usize];
+        // Two digits in a row, or two slashes (the only way two share a square).
+        bad |= code & BAD | code & previous & (DIGIT | SLASH);
+        slashes |= u64::from(code >> 9 & 1) << (at & 63);
+        previous = code;
+        at += code >> 4 & 15;
     }
-    if rank_start != 0 || file != 8 {
+    if bad != 0 || at != 64 || slashes != 0x0101_0101_0101_0100 {
         return None;
+    }
+    let pieces = bits[..12]
+        .iter()
+        .map(|b| b.count_ones() as usize)
+        .sum::<usize>();
+    if (len - pieces) % 2 == 1 {
+        key ^= keys[0];
     }
     let mut board = Board::empty();
     for (i, piece) in Piece::ALL.into_iter().enumerate() {
-        board.toggle(Color::White, piece, bits[i]);
-        board.toggle(Color::Black, piece, bits[i + 6]);
+        board.toggle(Color::Black, piece, bits[2 * i]);
+        board.toggle(Color::White, piece, bits[2 * i + 1]);
     }
-    Some(board)
+    Some((board, key, len))
 }
 
 /// The placement read rank by rank, with the error for whatever is wrong with it.
@@ -1008,5 +1156,62 @@ impl Position {
             None => f.write_str("-")?,
         }
         write!(f, " {} {}", self.halfmove_clock, self.fullmove_number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// The one-pass reader gives every FEN the slow reader's position or error: well-formed
+    /// FENs (which it must take itself) and each of them with one byte changed, removed or
+    /// doubled (which it mostly leaves to the slow reader).
+    #[test]
+    fn fast_and_slow_readers_agree() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "1r3k2/8/8/8/8/8/8/R4KR1 w GAb - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 17",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        let replacements = b"/ 12789pPkKqQ-wb\t\nx";
+        let mut fast = 0;
+        let mut checked = 0;
+        for fen in fens {
+            let fields = fast_fields(fen).expect("a well-formed FEN takes the fast path");
+            assert_eq!(fields.position(), from_fen_slow(fen), "{fen}");
+            let bytes = fen.as_bytes();
+            let mut variants: Vec<Vec<u8>> = Vec::new();
+            for i in 0..bytes.len() {
+                for &r in replacements {
+                    let mut v = bytes.to_vec();
+                    v[i] = r;
+                    variants.push(v);
+                }
+                let mut removed = bytes.to_vec();
+                removed.remove(i);
+                variants.push(removed);
+                let mut doubled = bytes.to_vec();
+                doubled.insert(i, bytes[i]);
+                variants.push(doubled);
+            }
+            for variant in variants {
+                let text = String::from_utf8(variant).expect("ASCII");
+                let slow = from_fen_slow(&text);
+                if let Some(fields) = fast_fields(&text) {
+                    fast += 1;
+                    assert_eq!(fields.position(), slow, "{text:?}");
+                }
+                assert_eq!(Position::from_fen(&text), slow, "{text:?}");
+                checked += 1;
+            }
+        }
+        assert!(fast > 1000 && checked > 5000, "{fast} fast of {checked}");
     }
 }

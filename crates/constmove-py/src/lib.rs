@@ -6,12 +6,15 @@
 //! (one copy) and become NumPy arrays in `python/constmove/__init__.py`: no `numpy` crate,
 //! so no second version to keep in step with PyO3.
 
-use constmove::{Color, History, Move, Outcome, PerftOptions, Piece, Position, Square, perft as cm_perft, perft_stats as cm_perft_stats};
 use constmove::deep::{HashTable, divide_parallel, divide_parallel_stats};
 use constmove::fen::STARTPOS_FEN;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use constmove::{
+    Color, History, Move, Outcome, PerftOptions, Piece, Position, Square, perft as cm_perft,
+    perft_stats as cm_perft_stats,
+};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict, PyString};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A FEN as a position, or a `ValueError` whose message names the FEN field at fault.
@@ -99,14 +102,19 @@ fn divide<'py>(
     let position = parse(fen)?;
     let threads = threads.unwrap_or(1).max(1);
     let counts: Vec<(String, Option<u64>)> = py.detach(|| {
-        divide_parallel(&position, depth, &PerftOptions::new().threads(threads), &|_| {})
-            .map(|d| {
-                d.moves()
-                    .iter()
-                    .map(|(mv, n)| (mv.to_string(), *n))
-                    .collect()
-            })
-            .unwrap_or_default()
+        divide_parallel(
+            &position,
+            depth,
+            &PerftOptions::new().threads(threads),
+            &|_| {},
+        )
+        .map(|d| {
+            d.moves()
+                .iter()
+                .map(|(mv, n)| (mv.to_string(), *n))
+                .collect()
+        })
+        .unwrap_or_default()
     });
     let dict = PyDict::new(py);
     for (uci, nodes) in counts {
@@ -137,9 +145,14 @@ fn perft_stats<'py>(
         if threads == 1 {
             Some(cm_perft_stats(&position, depth))
         } else {
-            divide_parallel_stats(&position, depth, &PerftOptions::new().threads(threads), &|_| {})
-                .ok()
-                .and_then(|d| d.stats())
+            divide_parallel_stats(
+                &position,
+                depth,
+                &PerftOptions::new().threads(threads),
+                &|_| {},
+            )
+            .ok()
+            .and_then(|d| d.stats())
         }
     });
     let stats = stats.ok_or_else(|| PyRuntimeError::new_err("the count did not finish"))?;
@@ -262,70 +275,128 @@ fn perft_many(
 }
 
 /// Runs `each` on every FEN's position, the FENs split into `threads` chunks in order, each
-/// chunk parsed and worked on in one pass (no array of positions in between); the parts in
-/// order, or the first bad FEN as a ValueError with its index.
+/// chunk parsed and worked on in one pass (no array of positions in between), and appends
+/// the parts to `parts` in order (one thread: into the last part, made by `start(total)`
+/// if there is none); the first bad FEN as a ValueError with its index (`base` that of the
+/// first).
 fn each_position<T: Send>(
     fens: &[&str],
+    (base, total): (usize, usize),
     threads: usize,
+    parts: &mut Vec<T>,
     start: impl Fn(usize) -> T + Sync,
     each: impl Fn(&Position, &mut T) + Sync,
-) -> PyResult<Vec<T>> {
+) -> PyResult<()> {
+    let fail =
+        |index: usize, message: String| PyValueError::new_err(format!("fens[{index}]: {message}"));
+    if threads == 1 {
+        // No thread to spawn, and one part for all the blocks of a call.
+        if parts.is_empty() {
+            parts.push(start(total));
+        }
+        if let Some(out) = parts.last_mut() {
+            for (i, fen) in fens.iter().enumerate() {
+                let position =
+                    Position::from_fen(fen).map_err(|e| fail(base + i, format!("{e}: {fen:?}")))?;
+                each(&position, out);
+            }
+        }
+        return Ok(());
+    }
     let chunk = fens.len().div_ceil(threads).max(1);
     let work = |c: usize, part: &[&str]| -> Result<T, (usize, String)> {
         let mut out = start(part.len());
         for (i, fen) in part.iter().enumerate() {
-            let position =
-                Position::from_fen(fen).map_err(|e| (c * chunk + i, format!("{e}: {fen:?}")))?;
+            let position = Position::from_fen(fen)
+                .map_err(|e| (base + c * chunk + i, format!("{e}: {fen:?}")))?;
             each(&position, &mut out);
         }
         Ok(out)
     };
-    let parts: Vec<Result<T, (usize, String)>> = if threads == 1 {
-        // One thread: no thread to spawn.
-        vec![work(0, fens)]
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = fens
-                .chunks(chunk)
-                .enumerate()
-                .map(|(c, part)| {
-                    let work = &work;
-                    s.spawn(move || work(c, part))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err((0, "a worker panicked".into())))
-                })
-                .collect()
-        })
-    };
-    let mut out = Vec::with_capacity(parts.len());
-    for part in parts {
-        match part {
-            Ok(t) => out.push(t),
-            Err((index, message)) => {
-                return Err(PyValueError::new_err(format!("fens[{index}]: {message}")));
-            }
-        }
+    let done: Vec<Result<T, (usize, String)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = fens
+            .chunks(chunk)
+            .enumerate()
+            .map(|(c, part)| {
+                let work = &work;
+                s.spawn(move || work(c, part))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err((0, "a worker panicked".into())))
+            })
+            .collect()
+    });
+    for part in done {
+        parts.push(part.map_err(|(index, message)| fail(index, message))?);
     }
-    Ok(out)
+    Ok(())
 }
 
-/// The FENs of a batch call: a list of str, or (the fast path `__init__.py` takes) one UTF-8
-/// `bytes` of the FENs joined by newlines, read in place with no copy a FEN.
-fn with_fens<R>(fens: &Bound<'_, PyAny>, work: impl FnOnce(&[&str]) -> PyResult<R>) -> PyResult<R> {
+/// How many FENs of a sequence of str are gathered at a time: their text (about 1 MB) is
+/// reused block after block, so no large buffer is new to the process at each call.
+const BLOCK: usize = 16 * 1024;
+
+/// Runs `work` on the FENs of a batch call, with the index of the first and how many there
+/// are in all (a hint for a sequence): a sequence of str,
+/// in blocks of [`BLOCK`], or one `bytes` of FENs separated by newlines (one trailing
+/// newline allowed, as a file has), read in place at once.
+fn with_fens(
+    fens: &Bound<'_, PyAny>,
+    mut work: impl FnMut((usize, usize), &[&str]) -> PyResult<()>,
+) -> PyResult<()> {
     if let Ok(joined) = fens.cast::<PyBytes>() {
         let text = std::str::from_utf8(joined.as_bytes())
             .map_err(|_| PyValueError::new_err("the joined FENs are not UTF-8"))?;
-        let list: Vec<&str> = text.split('\n').collect();
-        return work(&list);
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        let list: Vec<&str> = if text.is_empty() {
+            Vec::new()
+        } else {
+            text.split('\n').collect()
+        };
+        return work((0, list.len()), &list);
     }
-    let owned: Vec<String> = fens.extract()?;
-    let list: Vec<&str> = owned.iter().map(String::as_str).collect();
-    work(&list)
+    // A block's UTF-8 gathered into one buffer while the GIL is held: the caller's list may
+    // change once it is released, and the parser then reads one run of memory, not a str
+    // object somewhere in the heap per FEN.
+    let hint = fens.len().unwrap_or(0);
+    let mut text = String::with_capacity(BLOCK * 64);
+    let mut ends = Vec::with_capacity(BLOCK);
+    let mut base = 0;
+    let mut items = fens.try_iter()?.enumerate().peekable();
+    while items.peek().is_some() || base == 0 {
+        text.clear();
+        ends.clear();
+        for (i, item) in items.by_ref().take(BLOCK) {
+            let item = item?;
+            let fen = item.cast::<PyString>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "fens[{i}]: expected a str FEN, got {}",
+                    item.get_type()
+                ))
+            })?;
+            text.push_str(fen.to_str()?);
+            ends.push(text.len());
+        }
+        let mut start = 0;
+        let list: Vec<&str> = ends
+            .iter()
+            .map(|&end| {
+                let fen = &text[start..end];
+                start = end;
+                fen
+            })
+            .collect();
+        work((base, hint), &list)?;
+        base += list.len();
+        if list.is_empty() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// _legal_move_counts(fens, threads=None) -> bytes of native-endian uint32, one per FEN.
@@ -337,11 +408,14 @@ fn _legal_move_counts<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let threads = thread_count(threads)?;
-    let parts = with_fens(fens, |fens| {
+    let mut parts = Vec::new();
+    with_fens(fens, |at, fens| {
         py.detach(|| {
             each_position(
                 fens,
+                at,
                 threads,
+                &mut parts,
                 |n| Vec::with_capacity(n * 4),
                 |position, counts: &mut Vec<u8>| {
                     counts.extend_from_slice(&(cm_perft(position, 1) as u32).to_ne_bytes());
@@ -349,15 +423,68 @@ fn _legal_move_counts<'py>(
             )
         })
     })?;
-    Ok(PyBytes::new(py, &joined(parts)))
+    joined_bytes(py, &parts)
 }
 
-/// The parts one after another; a single part as it is (one thread: no copy).
-fn joined(mut parts: Vec<Vec<u8>>) -> Vec<u8> {
-    if parts.len() == 1 {
-        return parts.pop().unwrap_or_default();
+/// The parts one after another, copied once into a new `bytes`.
+fn joined_bytes<'py>(py: Python<'py>, parts: &[impl AsRef<[u8]>]) -> PyResult<Bound<'py, PyBytes>> {
+    let len = parts.iter().map(|part| part.as_ref().len()).sum();
+    PyBytes::new_with(py, len, |out| {
+        let mut at = 0;
+        for part in parts {
+            let part = part.as_ref();
+            out[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
+        Ok(())
+    })
+}
+
+/// Room in [`MoveRows`] for one position's moves: 256 triples (no legal position has
+/// more; see `MoveList`) and the spare byte of the last 4-byte store.
+const POSITION_ROOM: usize = 3 * 256 + 1;
+
+/// The move triples of a chunk of positions, written in place, and each position's count.
+struct MoveRows {
+    /// `used` bytes of triples, then room kept zeroed and at least [`POSITION_ROOM`] long.
+    triples: Vec<u8>,
+    used: usize,
+    counts: Vec<u8>,
+}
+
+impl MoveRows {
+    fn new(positions: usize) -> MoveRows {
+        MoveRows {
+            // About 40 moves a position in games' middles; zeroed pages cost nothing until
+            // written.
+            triples: vec![0; positions * 3 * 40 + POSITION_ROOM],
+            used: 0,
+            counts: Vec::with_capacity(positions * 4),
+        }
     }
-    parts.concat()
+
+    /// Appends the legal moves of `position`: one 4-byte store a move, straight from the
+    /// generator (no move list in between).
+    fn push(&mut self, position: &Position) {
+        if self.triples.len() - self.used < POSITION_ROOM {
+            let len = (2 * self.triples.len()).max(self.used + POSITION_ROOM);
+            self.triples.resize(len, 0);
+        }
+        let room = &mut self.triples[self.used..self.used + POSITION_ROOM];
+        let mut at = 0;
+        position.for_each_legal(|mv| {
+            room[at..at + 4].copy_from_slice(&uci_word(mv).to_le_bytes());
+            at += 3;
+        });
+        self.used += at;
+        self.counts
+            .extend_from_slice(&((at / 3) as u32).to_ne_bytes());
+    }
+
+    /// The triples written.
+    fn triples(&self) -> &[u8] {
+        &self.triples[..self.used]
+    }
 }
 
 /// _legal_moves(fens, threads=None) -> (moves, counts): moves as bytes of (from, to,
@@ -370,31 +497,31 @@ fn _legal_moves<'py>(
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let threads = thread_count(threads)?;
-    let parts = with_fens(fens, |fens| {
+    let mut parts = Vec::new();
+    with_fens(fens, |at, fens| {
         py.detach(|| {
             each_position(
                 fens,
+                at,
                 threads,
-                // About 40 moves a position in games' middles.
-                |n| (Vec::with_capacity(n * 3 * 40), Vec::with_capacity(n * 4)),
-                |position, (moves, counts): &mut (Vec<u8>, Vec<u8>)| {
-                    let list = position.legal_moves();
-                    // One resize a position, then plain stores: no capacity check a move.
-                    let start = moves.len();
-                    moves.resize(start + 3 * list.len(), 0);
-                    for (slot, mv) in moves[start..].chunks_exact_mut(3).zip(list.iter()) {
-                        slot.copy_from_slice(&uci_triple(*mv));
-                    }
-                    counts.extend_from_slice(&(list.len() as u32).to_ne_bytes());
-                },
+                &mut parts,
+                MoveRows::new,
+                |position, rows| rows.push(position),
             )
         })
     })?;
-    let (moves, counts): (Vec<Vec<u8>>, Vec<Vec<u8>>) = parts.into_iter().unzip();
-    Ok((
-        PyBytes::new(py, &joined(moves)),
-        PyBytes::new(py, &joined(counts)),
-    ))
+    let triples: Vec<&[u8]> = parts.iter().map(MoveRows::triples).collect();
+    let counts: Vec<&[u8]> = parts.iter().map(|rows| rows.counts.as_slice()).collect();
+    Ok((joined_bytes(py, &triples)?, joined_bytes(py, &counts)?))
+}
+
+/// A move's (from, to, promotion) triple in the low three bytes of a little-endian word.
+#[inline(always)]
+fn uci_word(mv: Move) -> u32 {
+    // python-chess's promotion piece types by `Move::to_u16`'s kind (4 knight … 8 king).
+    const PROMOTION: [u32; 16] = [0, 0, 0, 0, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0];
+    let code = u32::from(mv.to_u16());
+    (code & 63) | (code >> 6 & 63) << 8 | PROMOTION[(code >> 12) as usize] << 16
 }
 
 /// A move as (from square, to square, promotion piece type or 0), python-chess's numbers.

@@ -48,6 +48,28 @@ def test_legal_moves_with_offsets_match_board(fens):
         assert got == want, fen
 
 
+def test_legal_moves_of_many_fens_in_every_input_form(fens):
+    # More FENs than one block of a list (16,384), so blocks and their indices are tested.
+    n = 40_000
+    many = [fens[i % len(fens)] for i in range(n)]
+    moves, offsets = constmove.legal_moves(fens, threads=1)
+    want = np.concatenate([moves[offsets[i % len(fens)] : offsets[i % len(fens) + 1]] for i in range(n)])
+    joined = ("\n".join(many) + "\n").encode()
+    for form, threads in [(many, 1), (many, 2), (tuple(many), 3), (joined, 1), (joined, 2)]:
+        got, got_offsets = constmove.legal_moves(form, threads=threads)
+        assert got_offsets.shape == (n + 1,) and got_offsets[-1] == len(got)
+        assert (got == want).all()
+        assert (constmove.legal_move_counts(form, threads=threads) == np.diff(got_offsets)).all()
+    bad = list(many)
+    bad[33_333] = "8/8/8 w - -"
+    for threads in (1, 2):
+        with pytest.raises(ValueError, match=r"fens\[33333\]: invalid FEN piece placement"):
+            constmove.legal_moves(bad, threads=threads)
+    bad[33_333] = b"not a str"
+    with pytest.raises(TypeError, match=r"fens\[33333\]"):
+        constmove.legal_move_counts(bad)
+
+
 def test_legal_masks_match_board(fens):
     masks = constmove.legal_masks(fens)
     assert masks.shape == (len(fens), 64, 64) and masks.dtype == np.bool_

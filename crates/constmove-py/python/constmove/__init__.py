@@ -7,7 +7,7 @@ do a whole list of FENs in one call, on threads, with the GIL released (``perft_
 raises ``ValueError`` whose message names the FEN field (and, in a batch, the index).
 """
 
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -48,32 +48,36 @@ def _fens(fens: Sequence[str]) -> List[str]:
     return list(fens)
 
 
-def _joined(fens: Sequence[str]):
-    """The FENs as one UTF-8 bytes joined by newlines (read in place by the batch calls, no
-    conversion a FEN), or the list when that would not split back into the same FENs."""
-    fens = _fens(fens)
-    try:
-        text = "\n".join(fens)
-        if len(fens) > 0 and text.count("\n") == len(fens) - 1:
-            return text.encode()
-    except (TypeError, UnicodeError):
-        pass  # the list path raises the error that names the item
-    return fens
+def _batch(call, fens: Union[Sequence[str], bytes], threads: Optional[int]):
+    """Runs a batch call on a sequence of str (each read in place) or on one bytes of FENs
+    separated by newlines."""
+    if isinstance(fens, (bytearray, memoryview)):
+        fens = bytes(fens)
+    elif not isinstance(fens, bytes):
+        fens = _fens(fens)
+    return call(fens, threads)
 
 
-def legal_move_counts(fens: Sequence[str], threads: Optional[int] = None) -> np.ndarray:
-    """The number of legal moves of each FEN, as a uint32 array of shape (N,)."""
-    return np.frombuffer(_constmove._legal_move_counts(_joined(fens), threads), dtype=np.uint32)
+def legal_move_counts(fens: Union[Sequence[str], bytes], threads: Optional[int] = None) -> np.ndarray:
+    """The number of legal moves of each FEN, as a uint32 array of shape (N,).
+
+    ``fens`` is a sequence of str, or (fastest) one ``bytes`` of FENs separated by newlines,
+    as a file holds them (one trailing newline allowed)."""
+    return np.frombuffer(_batch(_constmove._legal_move_counts, fens, threads), dtype=np.uint32)
 
 
-def legal_moves(fens: Sequence[str], threads: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]:
+def legal_moves(
+    fens: Union[Sequence[str], bytes], threads: Optional[int] = None
+) -> Tuple[np.ndarray, np.ndarray]:
     """The legal moves of every FEN: ``(moves, offsets)``.
 
     ``moves`` is a uint8 array of shape (M, 3): from square, to square (a1 = 0 ... h8 = 63;
     castling as UCI writes it) and promotion piece type (2 knight ... 5 queen, 0 none).
     FEN i's moves are ``moves[offsets[i]:offsets[i + 1]]``; ``offsets`` is int64, shape (N + 1,).
+    ``fens`` is a sequence of str, or (fastest) one ``bytes`` of FENs separated by newlines,
+    as a file holds them (one trailing newline allowed).
     """
-    moves, counts = _constmove._legal_moves(_joined(fens), threads)
+    moves, counts = _batch(_constmove._legal_moves, fens, threads)
     offsets = np.zeros(len(counts) // 4 + 1, dtype=np.int64)
     np.cumsum(np.frombuffer(counts, dtype=np.uint32), out=offsets[1:])
     return np.frombuffer(moves, dtype=np.uint8).reshape(-1, 3), offsets
