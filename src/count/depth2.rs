@@ -12,7 +12,7 @@ use crate::base::chess_move::Move;
 use crate::base::status::{Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
 use crate::count::leaf::{Counted, Descend, MakeChildren, count, count_entry};
-use crate::count::reply_squares::{Free, FreeMoves, ReplySquares, SkipUntouched};
+use crate::count::reply_squares::{ReplySquares, SkipUntouched};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::{AnyPieces, Material, MaterialOp, Pieces};
@@ -92,14 +92,11 @@ unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
         ReplySquares::compute::<S, B>(board)
     };
     let mut collect = MakeChildren(Collect::<S, B>::new(squares.lines, !sparse));
-    let mut free = FreeMoves::new();
     let mut split = SkipUntouched {
         inner: VisitSink::new(&mut collect, board),
-        off_all: !squares.all(),
-        off_blocked: !squares.blocked,
+        squares,
         empty: !board.occupied_bits(),
         untouched: 0,
-        free: &mut free,
         active: !sparse,
     };
     generate::<S, B, AnyPieces, _>(board, ep, &mut split);
@@ -120,13 +117,12 @@ unsafe fn depth2_node<S: StatusFlags, B: Engine>(board: &Board, ep: u8) -> u64 {
                 },
             );
     }
-    if untouched == 0 && collect.batch.len == 0 && free.len() == 0 {
+    if untouched == 0 && collect.batch.len == 0 {
         return collect.nodes;
     }
     let batch = CountBatch::<Reply<S>> {
         board,
         untouched,
-        free: &free,
         batch: &collect.batch,
         squares: &squares,
         status: PhantomData,
@@ -180,7 +176,6 @@ impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
 struct CountBatch<'a, R> {
     board: &'a Board,
     untouched: u64,
-    free: &'a FreeMoves,
     batch: &'a Batch,
     squares: &'a ReplySquares,
     status: PhantomData<R>,
@@ -190,13 +185,7 @@ impl<R: StatusFlags> Operation for CountBatch<'_, R> {
     type Output = u64;
     #[inline(always)]
     unsafe fn run<B: Engine>(self) -> u64 {
-        count_batch::<R, B>(
-            self.board,
-            self.untouched,
-            self.free,
-            self.batch,
-            self.squares,
-        )
+        count_batch::<R, B>(self.board, self.untouched, self.batch, self.squares)
     }
 }
 
@@ -240,7 +229,6 @@ impl PartSets {
 fn count_batch<R: StatusFlags, B: Engine>(
     board: &Board,
     untouched: u64,
-    free: &FreeMoves,
     batch: &Batch,
     squares: &ReplySquares,
 ) -> u64 {
@@ -248,25 +236,9 @@ fn count_batch<R: StatusFlags, B: Engine>(
     let mover = !replier;
     let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, AnyPieces>(board, replier, king);
-    // The free sliders' moves are needed only when a free move changes a slider's squares.
-    let reach = &squares.king_reach;
-    let union = free.union();
-    let (passed, free_sliders) = if union & squares.sliders != 0 {
-        ReplyParts::count::<R, B>(board, &masks, reach, squares.lines)
-    } else {
-        ReplyParts::count::<R, B>(board, &masks, reach, !0)
-    };
+    let passed = ReplyParts::count::<R, B>(board, &masks, &squares.king_reach);
     let passed_total = passed.total();
     let mut nodes = untouched * passed_total;
-    if free.len() != 0 {
-        // Free moves: the passed count changed by what the free pieces gain or lose.
-        let pinned = masks.pin_hv | masks.pin_diag;
-        let pieces = Free::compute(board, R::WHITE, squares, pinned, free_sliders, union);
-        nodes += free.len() as u64 * passed_total;
-        for change in free.changes() {
-            nodes = nodes.wrapping_add(pieces.delta::<B>(change));
-        }
-    }
 
     // The masks of the children counted in full, kept for their count.
     let mut full_masks = [const { MaybeUninit::<LegalMasks>::uninit() }; CHILD_BUFFER];
@@ -343,22 +315,18 @@ struct ReplyParts {
 }
 
 impl ReplyParts {
-    /// The parts, and the moves of the sliders off `lines` among them.
     #[inline(always)]
     fn count<S: StatusFlags, B: Engine>(
         board: &Board,
         masks: &LegalMasks,
         reach: &AttackReach,
-        lines: u64,
-    ) -> (ReplyParts, u32) {
-        let (sliders, free_sliders) = Self::sliders_off::<S, B>(board, masks, lines);
-        let parts = ReplyParts {
+    ) -> ReplyParts {
+        ReplyParts {
             king: Self::king::<S, B>(board, masks, reach),
-            sliders,
+            sliders: Self::sliders::<S, B>(board, masks),
             pawns: Self::pawns::<S>(board, masks),
             knights: knight_count(board, Color::from_white(S::WHITE), masks),
-        };
-        (parts, free_sliders)
+        }
     }
 
     #[inline(always)]
@@ -379,25 +347,13 @@ impl ReplyParts {
 
     #[inline(always)]
     fn sliders<S: StatusFlags, B: Engine>(board: &Board, masks: &LegalMasks) -> u64 {
-        Self::sliders_off::<S, B>(board, masks, !0).0
-    }
-
-    /// The sliders' moves, and those of the sliders off `lines` among them.
-    #[inline(always)]
-    fn sliders_off<S: StatusFlags, B: Engine>(
-        board: &Board,
-        masks: &LegalMasks,
-        lines: u64,
-    ) -> (u64, u32) {
         let us = Color::from_white(S::WHITE);
         let movable = !board.color_bits(us) & masks.checkmask;
-        let (mut moves, mut off) = (0, 0);
-        slider_moves::<B, AnyPieces>(board, us, movable, masks, |_, from, targets| {
-            let count = targets.count_ones();
-            moves += u64::from(count);
-            off += count & ((!lines >> from) & 1).wrapping_neg() as u32;
+        let mut moves = 0;
+        slider_moves::<B, AnyPieces>(board, us, movable, masks, |_, _, targets| {
+            moves += u64::from(targets.count_ones());
         });
-        (moves, off)
+        moves
     }
 
     #[inline(always)]

@@ -23,19 +23,18 @@
 //! Knights' moves do not depend on a quiet move elsewhere: a target that empties or fills with
 //! an enemy piece is one move either way.
 
-use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H, shift};
+use crate::base::attacks::{self, shift};
 use crate::base::board::Board;
 use crate::base::castling::CastlingGeometry;
 use crate::base::geometry::{
     KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, back_rank_base, double_push_rank,
-    pawn_captures, pawn_push, promotion_rank,
+    pawn_push,
 };
 use crate::base::status::StatusFlags;
 use crate::base::types::{BitIter, Color, Piece};
 use crate::generator::checks_and_pins::AttackReach;
 use crate::generator::movegen::Sink;
 use crate::slider::Lookup;
-use core::mem::MaybeUninit;
 
 /// The squares a quiet move of the mover must stay off (both its from and its to square) to
 /// leave the replier's moves alone, by what depends on them.
@@ -54,166 +53,6 @@ pub(crate) struct ReplySquares {
     /// Where the mover's knights and sliders must stand to attack the king's squares among
     /// those (its free neighbours and castling squares).
     pub(crate) king_reach: AttackReach,
-    /// The king's lines and squares (`lines`, `king`) and the squares the replier's pieces on
-    /// its king's lines read: a quiet move with from and to off these is free (see [`Free`]).
-    pub(crate) blocked: u64,
-}
-
-/// The replier's pieces off its king lines (so never pinned) whose moves a quiet move of the
-/// mover can change: its sliders and pawns. A quiet move whose from and to squares are off
-/// [`ReplySquares::blocked`] leaves every other part of the replier's count as it was (no
-/// check, the same pins, the king's squares and the pieces on its lines untouched), so the
-/// child's count is the parent's with the turn passed plus what these pieces gain or lose:
-/// found from the occupancy alone, without making the child.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Free {
-    /// The replier's bishops and queens off its king lines.
-    bishops: u64,
-    /// The replier's rooks and queens off its king lines.
-    rooks: u64,
-    /// The squares of the replier's sliders and their rays ([`ReplySquares::sliders`]): a
-    /// free move changing none of these changes no slider's moves.
-    slider_squares: u64,
-    /// The free sliders' moves on the parent with the turn passed.
-    slider_moves: u32,
-    /// The replier's knights not pinned.
-    knights: u64,
-    /// The replier's pawns off its king lines.
-    pawns: u64,
-    /// The replier's pawns' squares and their push and capture squares
-    /// ([`ReplySquares::pawns`]).
-    pawn_squares: u64,
-    /// The free pawns' moves on the parent with the turn passed.
-    pawn_moves: u32,
-    /// The replier's pieces.
-    own: u64,
-    /// The mover's pieces.
-    theirs: u64,
-    /// Whether the replier is white.
-    white: bool,
-}
-
-impl Free {
-    /// The free pieces of `board`'s `replier` (white or not) for the node's reply `squares`,
-    /// with its pinned pieces `pinned` and its free sliders' moves `slider_moves`, for moves
-    /// that change only squares of `union` (the pawns' moves are counted only if one may
-    /// change them).
-    #[inline(always)]
-    pub(crate) fn compute(
-        board: &Board,
-        white: bool,
-        squares: &ReplySquares,
-        pinned: u64,
-        slider_moves: u32,
-        union: u64,
-    ) -> Free {
-        let replier = Color::from_white(white);
-        let lines = squares.lines;
-        let own = board.color_bits(replier);
-        let occupied = board.occupied_bits();
-        let queens = board.bits(replier, Piece::Queen);
-        let pawns = board.bits(replier, Piece::Pawn) & !lines;
-        let theirs = occupied & !own;
-        Free {
-            bishops: (board.bits(replier, Piece::Bishop) | queens) & !lines,
-            rooks: (board.bits(replier, Piece::Rook) | queens) & !lines,
-            slider_squares: squares.sliders,
-            slider_moves,
-            knights: board.bits(replier, Piece::Knight) & !pinned,
-            pawns,
-            pawn_squares: squares.pawns,
-            pawn_moves: if union & squares.pawns != 0 {
-                pawn_count(pawns, occupied, theirs, white)
-            } else {
-                0
-            },
-            own,
-            theirs,
-            white,
-        }
-    }
-
-    /// How many moves the replier gains, as a wrapping `u64`, when the mover's piece goes
-    /// from one square of `change` to the other, taking what stands there (a free move).
-    #[inline(always)]
-    pub(crate) fn delta<B: Lookup>(&self, change: u64) -> u64 {
-        let white = self.white;
-        let occupied = self.own | self.theirs;
-        let captured = change & self.own;
-        // The from square empties; the to square fills unless it held a victim.
-        let occupied_after = occupied ^ (change & !captured);
-        let own_after = self.own ^ captured;
-        let theirs_after = self.theirs ^ change;
-        let mut delta = 0u64;
-        if change & self.slider_squares != 0 {
-            let moves = slider_count::<B>(
-                self.bishops & !captured,
-                self.rooks & !captured,
-                occupied_after,
-                own_after,
-            );
-            delta = delta.wrapping_add(u64::from(moves).wrapping_sub(u64::from(self.slider_moves)));
-        }
-        if change & self.pawn_squares != 0 {
-            let moves = pawn_count(self.pawns & !captured, occupied_after, theirs_after, white);
-            delta = delta.wrapping_add(u64::from(moves).wrapping_sub(u64::from(self.pawn_moves)));
-        }
-        if captured != 0 {
-            // The knights that guarded the victim may take the capturer; a knight taken
-            // loses its moves (it was not pinned: it stood off the king's lines).
-            let to = captured.trailing_zeros() as usize;
-            let guards = attacks::knight(to) & self.knights;
-            let lost = if self.knights & captured != 0 {
-                attacks::knight(to) & !self.own
-            } else {
-                0
-            };
-            delta = delta
-                .wrapping_add(u64::from(guards.count_ones()))
-                .wrapping_sub(u64::from(lost.count_ones()));
-        }
-        delta
-    }
-}
-
-/// The squares `white`'s (or black's) `pawns` push to (one and two steps) or capture on.
-#[inline(always)]
-fn pawn_reach(pawns: u64, white: bool) -> u64 {
-    let push = pawn_push(white);
-    let single = shift(pawns, push);
-    single | shift(single & double_push_rank(white), push) | attacks::pawn_attacks(pawns, white)
-}
-
-/// The moves of unpinned sliders `bishops` and `rooks` (queens in both) on `occupied`, with
-/// `own` pieces of their side, not in check.
-#[inline(always)]
-fn slider_count<B: Lookup>(bishops: u64, rooks: u64, occupied: u64, own: u64) -> u32 {
-    let mut moves = 0;
-    for from in BitIter(bishops) {
-        moves += (B::bishop(from, occupied) & !own).count_ones();
-    }
-    for from in BitIter(rooks) {
-        moves += (B::rook(from, occupied) & !own).count_ones();
-    }
-    moves
-}
-
-/// The moves of unpinned pawns `pawns` of `white` or not on `occupied`, with enemy pieces
-/// `theirs`, not in check and with no en passant; four a promotion.
-#[inline(always)]
-fn pawn_count(pawns: u64, occupied: u64, theirs: u64, white: bool) -> u32 {
-    let push = pawn_push(white);
-    let (west, east) = pawn_captures(white);
-    let single = shift(pawns, push) & !occupied;
-    let double = shift(single & double_push_rank(white), push) & !occupied;
-    let west = shift(pawns & NOT_FILE_A, west) & theirs;
-    let east = shift(pawns & NOT_FILE_H, east) & theirs;
-    let last = promotion_rank(white);
-    let plain = single.count_ones() + double.count_ones() + west.count_ones() + east.count_ones();
-    plain
-        + 3 * ((single & last).count_ones()
-            + (west & last).count_ones()
-            + (east & last).count_ones())
 }
 
 impl ReplySquares {
@@ -224,7 +63,6 @@ impl ReplySquares {
         pawns: !0,
         king: !0,
         king_reach: AttackReach::EVERYWHERE,
-        blocked: !0,
     };
 
     /// The reply squares of `board`, whose status `S` names the mover (see the module docs).
@@ -252,21 +90,11 @@ impl ReplySquares {
         let rooks = board.bits(replier, Piece::Rook) | queens;
         // The sliders' own squares: a capture there takes a slider's moves away.
         let mut sliders = bishops | rooks;
-        // Those on the king's lines may be pinned: a move that changes their rays is made.
         for from in BitIter(bishops) {
             sliders |= B::bishop(from, occupied);
         }
         for from in BitIter(rooks) {
             sliders |= B::rook(from, occupied);
-        }
-        // Those on the king's lines may be pinned (rarely more than one): their rays are
-        // blocked for free moves.
-        let mut line_rays = 0;
-        for from in BitIter(bishops & lines) {
-            line_rays |= B::bishop(from, occupied);
-        }
-        for from in BitIter(rooks & lines) {
-            line_rays |= B::rook(from, occupied);
         }
 
         // Pawns: their squares (captured there), push squares (one and two steps) and
@@ -278,14 +106,6 @@ impl ReplySquares {
             | single
             | shift(single & double_push_rank(replier_white), push)
             | attacks::pawn_attacks(pawns, replier_white);
-        let line_pawn_squares = pawn_reach(pawns & lines, replier_white);
-        // A capture on the replier's back rank may take a castling rook: its child's status
-        // differs.
-        let rights_rank = if S::THEIR_K || S::THEIR_Q {
-            0xFF << back_rank_base(replier_white)
-        } else {
-            0
-        };
 
         // Where the king may go: those squares, castling paths with no piece of the
         // replier's own on them (a quiet move cannot clear one that has), and all that sees
@@ -330,7 +150,6 @@ impl ReplySquares {
             pawns: pawn_squares,
             king: king_zone,
             king_reach,
-            blocked: lines | king_zone | line_rays | line_pawn_squares | rights_rank,
         }
     }
 
@@ -363,133 +182,53 @@ fn chess960_king_squares(
     (zone, squares)
 }
 
-/// Room for a node's free moves: more than any position has legal moves (218).
-const FREE_MOVES: usize = 256;
-
-/// The free moves of a depth-2 node (see [`Free`]), each as the two squares it changes.
-pub(crate) struct FreeMoves {
-    changes: [MaybeUninit<u64>; FREE_MOVES],
-    len: usize,
-    /// Every square some move changes.
-    union: u64,
-}
-
-impl FreeMoves {
-    /// No moves yet.
-    #[inline(always)]
-    pub(crate) fn new() -> Self {
-        FreeMoves {
-            changes: [const { MaybeUninit::uninit() }; FREE_MOVES],
-            len: 0,
-            union: 0,
-        }
-    }
-
-    /// How many moves there are.
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Every square some move changes.
-    #[inline(always)]
-    pub(crate) fn union(&self) -> u64 {
-        self.union
-    }
-
-    /// Notes the move changing the squares of `change`.
-    #[inline(always)]
-    fn push(&mut self, change: u64) {
-        // The mask keeps the index in bounds: there are never more legal moves than room.
-        self.changes[self.len & (FREE_MOVES - 1)].write(change);
-        self.len += 1;
-        self.union |= change;
-    }
-
-    /// The squares each move changes.
-    #[inline(always)]
-    pub(crate) fn changes(&self) -> impl Iterator<Item = u64> + '_ {
-        // SAFETY: `push` wrote the first `len` entries (`len` never passes the room).
-        self.changes[..self.len]
-            .iter()
-            .map(|change| unsafe { change.assume_init() })
-    }
-}
-
-/// Takes the generator's target sets at a depth-2 node: counts the untouched moves, notes the
-/// free ones (quiet, from and to off [`ReplySquares::blocked`]; their children are never
-/// made), and passes the others on to `inner`.
-pub(crate) struct SkipUntouched<'a, K> {
+/// Takes the generator's target sets at a depth-2 node: counts the untouched moves and passes
+/// the others on to `inner`.
+pub(crate) struct SkipUntouched<K> {
     /// Where the moves to make go.
     pub(crate) inner: K,
-    /// Off the node's reply squares ([`ReplySquares::all`]): untouched squares.
-    pub(crate) off_all: u64,
-    /// Off [`ReplySquares::blocked`]: free squares.
-    pub(crate) off_blocked: u64,
+    /// The node's reply squares.
+    pub(crate) squares: ReplySquares,
     /// The node's empty squares: only quiet moves can be untouched.
     pub(crate) empty: u64,
     /// Untouched moves found so far.
     pub(crate) untouched: u64,
-    /// The free moves found so far (the untouched ones are not noted).
-    pub(crate) free: &'a mut FreeMoves,
     /// Whether to sort at all (sparse depth-2 nodes pass every move on).
     pub(crate) active: bool,
 }
 
-impl<K: Sink> SkipUntouched<'_, K> {
-    /// Counts the untouched targets of a piece on `from`, notes the free ones and returns
-    /// the others.
+impl<K: Sink> SkipUntouched<K> {
+    /// Counts the untouched targets of a piece on `from` and returns the others.
     #[inline(always)]
     fn split_from(&mut self, from: usize, targets: u64) -> u64 {
         if !self.active {
             return targets;
         }
-        // All ones when `from` is off the squares, else zero: no branch. Untouched moves are
-        // free (the blocked squares are reply squares) and quiet.
-        let (off_all, off_blocked) = (self.off_all, self.off_blocked);
-        let free = targets & ((off_blocked >> from) & 1).wrapping_neg() & off_blocked;
-        let untouched = free & self.empty & ((off_all >> from) & 1).wrapping_neg() & off_all;
-        for to in BitIter(free ^ untouched) {
-            self.free.push((1 << from) | (1 << to));
-        }
-        self.untouched += u64::from(untouched.count_ones());
-        targets ^ free
+        let all = self.squares.all();
+        // All ones when `from` is off the squares, else zero: no branch.
+        let off = ((!all >> from) & 1).wrapping_neg() & !all;
+        self.skip(targets, targets & self.empty & off)
     }
 
-    /// Counts the untouched pushes `targets` (from squares `to - delta`), notes the free ones
-    /// and returns the others.
+    /// Counts the untouched pushes `targets` (from squares `to - delta`) and returns the
+    /// others.
     #[inline(always)]
     fn split_pushes(&mut self, targets: u64, delta: i8) -> u64 {
         if !self.active {
             return targets;
         }
-        let (off_all, off_blocked) = (self.off_all, self.off_blocked);
-        let free = targets & off_blocked & shift(off_blocked, delta);
-        let untouched = free & off_all & shift(off_all, delta);
-        for to in BitIter(free ^ untouched) {
-            self.free.push((1 << to) | shift(1 << to, -delta));
-        }
-        self.untouched += u64::from(untouched.count_ones());
-        targets ^ free
+        let all = self.squares.all();
+        self.skip(targets, targets & !(all | shift(all, delta)))
     }
 
-    /// Notes the free pawn captures `targets` (from squares `to - delta`) and returns the
-    /// others.
     #[inline(always)]
-    fn split_captures(&mut self, targets: u64, delta: i8) -> u64 {
-        if !self.active {
-            return targets;
-        }
-        let off_blocked = self.off_blocked;
-        let free = targets & off_blocked & shift(off_blocked, delta);
-        for to in BitIter(free) {
-            self.free.push((1 << to) | shift(1 << to, -delta));
-        }
-        targets & !free
+    fn skip(&mut self, targets: u64, untouched: u64) -> u64 {
+        self.untouched += u64::from(untouched.count_ones());
+        targets & !untouched
     }
 }
 
-impl<K: Sink> Sink for SkipUntouched<'_, K> {
+impl<K: Sink> Sink for SkipUntouched<K> {
     #[inline(always)]
     fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64) {
         let targets = self.split_from(from, targets);
@@ -521,7 +260,6 @@ impl<K: Sink> Sink for SkipUntouched<'_, K> {
     }
     #[inline(always)]
     fn pawn_captures<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
-        let targets = self.split_captures(targets, delta);
         self.inner.pawn_captures::<S>(board, targets, delta);
     }
     #[inline(always)]
