@@ -277,3 +277,8 @@ pub mod walk {
     pub use crate::generator::visitor::Visitor;
     pub use crate::position::walk::{Children, Generator, Node, Walk};
 }
+
+/// README's Rust examples, run as doctests so the front page stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
