@@ -1,6 +1,6 @@
 //! Hashed perft: a lock-free table of subtree counts shared by threads ([`HashTable`]), the
 //! 128-bit Zobrist keys it is indexed and checked by, and the recursion that probes it
-//! (`perft_hashed_resolved`, counted through [`crate::PerftOptions::table`]).
+//! (`perft_hashed_resolved`, counted through [`PerftOptions::table`](super::options::PerftOptions::table)).
 //!
 //! **Keys.** Each position has two independent 64-bit Zobrist keys, drawn from two
 //! streams of random numbers: the first picks the bucket, the second is stored in the entry
@@ -516,7 +516,7 @@ pub(crate) fn positions_up_to(position: &Position, plies: u32) -> f64 {
 
 /// [`crate::perft`] with subtree counts cached in `table` (which may be shared with other
 /// threads and kept between calls: entries are keyed by position and depth), on a backend
-/// already resolved: the body of [`crate::PerftOptions::table`]'s counts.
+/// already resolved: the body of [`PerftOptions::table`](super::options::PerftOptions::table)'s counts.
 pub(crate) fn perft_hashed_resolved(
     position: &Position,
     depth: u32,

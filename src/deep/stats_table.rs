@@ -25,7 +25,7 @@ struct Slot([AtomicU64; WORDS]);
 unsafe impl Zeroable for Slot {}
 
 /// Subtree statistics keyed by position and depth, shared by threads without locks, for
-/// [`crate::deep::divide_parallel_stats`] (see [`crate::PerftOptions::stats_table`]).
+/// [`crate::deep::divide_parallel_stats`] (see [`PerftOptions::stats_table`](super::options::PerftOptions::stats_table)).
 ///
 /// # Examples
 /// ```

@@ -302,7 +302,7 @@ impl fmt::Debug for MoveList {
 /// pieces no wanted move can start from, and king squares no wanted move can reach, are
 /// never looked at, so [`MoveMask::NOISY`] costs a fraction of every move (figures in
 /// `docs/PERFORMANCE.md`). Taken by [`crate::Position::legal_moves_masked`],
-/// [`crate::Position::for_each_legal_masked`] and [`crate::Generator::children_masked`];
+/// [`crate::Position::for_each_legal_masked`] and [`Generator::children_masked`](super::walk::Generator::children_masked);
 /// the moves come in the order the unmasked call gives them.
 ///
 /// # Examples
@@ -435,7 +435,7 @@ impl MoveMask {
     /// assert!(MoveMask::NOISY.allows(&pos, capture));
     /// assert!(!MoveMask::QUIET.allows(&pos, capture));
     /// ```
-    pub fn allows(&self, position: &crate::Position, mv: Move) -> bool {
+    pub fn allows(&self, position: &crate::position::Position, mv: Move) -> bool {
         let noisy = match mv.kind() {
             MoveKind::EnPassant | MoveKind::Promotion(_) => true,
             MoveKind::Castle => false,

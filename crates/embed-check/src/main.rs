@@ -31,7 +31,9 @@ fn run(args: Vec<String>) -> Result<(), String> {
     if args.len() > 2 {
         return Err("usage: embed-check [FEN] [DEPTH] (quote the FEN as one argument)".into());
     }
-    let fen = args.first().map_or(constmove::fen::STARTPOS_FEN, String::as_str);
+    let fen = args
+        .first()
+        .map_or(constmove::fen::STARTPOS_FEN, String::as_str);
     let depth = match args.get(1) {
         Some(text) => text
             .parse::<u32>()
