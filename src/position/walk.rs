@@ -372,7 +372,8 @@ pub trait Generator: sealed::Sealed {
     /// # Examples
     /// Captures along the line until none is left (a capture-only tree's size):
     /// ```
-    /// use constmove::{Children, Generator, Move, MoveMask, Node, Position, StatusFlags, Walk};
+    /// use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
+    /// use constmove::{Move, MoveMask, Position};
     /// use core::marker::PhantomData;
     ///
     /// struct Captures<G> { nodes: u64, engine: PhantomData<G> }
