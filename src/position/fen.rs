@@ -1,5 +1,6 @@
-//! FEN in and out: parsing with a typed [`FenError`] that names the field and the problem,
-//! validation of everything the generator relies on (one king each, castling rights that
+//! FEN in and out: parsing with a typed [`FenError`] that names the field and the problem
+//! (text that is not FEN), validation into a [`PositionError`] (FEN that sets up no legal
+//! position) of everything the generator relies on (one king each, castling rights that
 //! match the king and rook squares, a real en-passant pawn, the side not to move not in
 //! check, the side to move in check from at most two pieces, no pawns on the first or last
 //! rank, material some game could have), and `Display` for [`Position`].
@@ -16,13 +17,13 @@
 //!   parsing would take beyond digits);
 //! - any two checkers of the side to move, even pairs no move can give (two knights, two
 //!   pawns, a pawn and a knight, two pieces on one line): published perft suites test such
-//!   positions. Three or more are [`FenError::ImpossibleCheck`], since no move gives more
+//!   positions. Three or more are [`PositionError::ImpossibleCheck`], since no move gives more
 //!   than a double check.
 //! - each side's material as a game can leave it (peers refuse it too, shakmaty as
-//!   `TOO_MUCH_MATERIAL`): at most 16 pieces ([`FenError::TooManyPieces`]), at most 8 pawns
-//!   ([`FenError::TooManyPawns`]), and no more pieces beyond the starting set (queens beyond
+//!   `TOO_MUCH_MATERIAL`): at most 16 pieces ([`PositionError::TooManyPieces`]), at most 8 pawns
+//!   ([`PositionError::TooManyPawns`]), and no more pieces beyond the starting set (queens beyond
 //!   1; rooks, bishops and knights beyond 2) than pawns are missing to have promoted them
-//!   ([`FenError::TooManyPromoted`]). Bishops are counted whatever the colour of their
+//!   ([`PositionError::TooManyPromoted`]). Bishops are counted whatever the colour of their
 //!   squares (two bishops on light squares need no promotion here). The bound is what lets
 //!   [`crate::MoveList`] hold 256 moves; moves keep within it, since a promotion spends the
 //!   pawn it adds a piece for.
@@ -77,14 +78,17 @@ impl fmt::Display for FenField {
     }
 }
 
-/// Why a FEN was rejected. Each variant names the field and what is wrong with it.
+/// Why a FEN was rejected: the text is not FEN (each variant names the field and what is
+/// wrong with it), or it is but sets up no legal position ([`FenError::Position`]).
 ///
 /// # Examples
 /// ```
-/// use constmove::Position;
-/// use constmove::fen::FenError;
+/// use constmove::{Color, Position};
+/// use constmove::fen::{FenError, FenField, PositionError};
+/// let err = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w -").unwrap_err();
+/// assert_eq!(err, FenError::MissingField { field: FenField::EnPassant });
 /// let err = Position::from_fen("8/8/8/8/8/8/8/8 w - -").unwrap_err();
-/// assert_eq!(err, FenError::KingCount { color: constmove::Color::White, count: 0 });
+/// assert_eq!(err, FenError::Position(PositionError::KingCount { color: Color::White, count: 0 }));
 /// assert!(err.to_string().contains("white king"));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -133,6 +137,41 @@ pub enum FenError {
         /// The character.
         letter: char,
     },
+    /// The en-passant field is not a square or `-`.
+    EnPassantSyntax,
+    /// The halfmove clock is not a non-negative integer written in plain digits.
+    HalfmoveClock,
+    /// The fullmove number is not a positive integer written in plain digits.
+    FullmoveNumber,
+    /// The text is well-formed but what it sets up is not a legal chess position.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::Position;
+    /// use constmove::fen::{FenError, PositionError};
+    /// let err = Position::from_fen("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1").unwrap_err();
+    /// assert!(matches!(err, FenError::Position(PositionError::TooManyPawns { .. })));
+    /// ```
+    Position(PositionError),
+}
+
+/// Why a well-formed FEN does not set up a legal chess position: a king count, a pawn on a
+/// back rank, a check, material or castling rights or an en-passant square that do not fit
+/// the placement. [`FenError::Position`] carries it; its message is [`FenError`]'s.
+///
+/// # Examples
+/// ```
+/// use constmove::{Color, Position};
+/// use constmove::fen::{FenError, PositionError};
+/// match Position::from_fen("4k3/8/8/8/8/8/8/4K2k w - - 0 1") {
+///     Err(FenError::Position(err)) => {
+///         assert_eq!(err, PositionError::KingCount { color: Color::Black, count: 2 });
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PositionError {
     /// A castling right whose rook is not where the right says: no rook of that colour on
     /// the named file of its back rank (`A`-`H`), or none on that side of the king (`K`, `Q`:
     /// `square` is then the corner).
@@ -149,9 +188,9 @@ pub enum FenError {
     /// # Examples
     /// ```
     /// use constmove::Position;
-    /// use constmove::fen::FenError;
+    /// use constmove::fen::{FenError, PositionError};
     /// let err = Position::from_fen("4k3/8/8/8/8/8/4K3/7R w K - 0 1").unwrap_err();
-    /// assert_eq!(err, FenError::CastlingKing { right: 'K', king: "e2".parse().unwrap() });
+    /// assert_eq!(err, FenError::Position(PositionError::CastlingKing { right: 'K', king: "e2".parse().unwrap() }));
     /// ```
     CastlingKing {
         /// The right.
@@ -165,9 +204,9 @@ pub enum FenError {
     /// # Examples
     /// ```
     /// use constmove::Position;
-    /// use constmove::fen::FenError;
+    /// use constmove::fen::{FenError, PositionError};
     /// let err = Position::from_fen("4k3/8/8/8/8/8/8/4K1RR w KG - 0 1").unwrap_err();
-    /// assert_eq!(err, FenError::CastlingSameSide { first: 'K', second: 'G' });
+    /// assert_eq!(err, FenError::Position(PositionError::CastlingSameSide { first: 'K', second: 'G' }));
     /// ```
     CastlingSameSide {
         /// The right given first.
@@ -175,8 +214,6 @@ pub enum FenError {
         /// The second right for the same side of the king.
         second: char,
     },
-    /// The en-passant field is not a square or `-`.
-    EnPassantSyntax,
     /// The en-passant square is not on the rank behind a pawn that just double-pushed
     /// (rank 6 with White to move, rank 3 with Black to move).
     EnPassantRank {
@@ -207,10 +244,10 @@ pub enum FenError {
     /// # Examples
     /// ```
     /// use constmove::{Color, Position};
-    /// use constmove::fen::FenError;
+    /// use constmove::fen::{FenError, PositionError};
     /// // Rook, knight and bishop all check the white king.
     /// let err = Position::from_fen("4r2k/8/8/8/1b6/3n4/8/4K3 w - - 0 1").unwrap_err();
-    /// assert_eq!(err, FenError::ImpossibleCheck { color: Color::White, checkers: 3 });
+    /// assert_eq!(err, FenError::Position(PositionError::ImpossibleCheck { color: Color::White, checkers: 3 }));
     /// ```
     ImpossibleCheck {
         /// The side in check (the side to move).
@@ -223,11 +260,11 @@ pub enum FenError {
     /// # Examples
     /// ```
     /// use constmove::{Color, Position};
-    /// use constmove::fen::FenError;
+    /// use constmove::fen::{FenError, PositionError};
     /// // The start position with a seventeenth white piece, a knight on e3.
     /// let fen = "rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     /// let err = Position::from_fen(fen).unwrap_err();
-    /// assert_eq!(err, FenError::TooManyPieces { color: Color::White, count: 17 });
+    /// assert_eq!(err, FenError::Position(PositionError::TooManyPieces { color: Color::White, count: 17 }));
     /// ```
     TooManyPieces {
         /// The side with too many pieces.
@@ -240,9 +277,9 @@ pub enum FenError {
     /// # Examples
     /// ```
     /// use constmove::{Color, Position};
-    /// use constmove::fen::FenError;
+    /// use constmove::fen::{FenError, PositionError};
     /// let err = Position::from_fen("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1").unwrap_err();
-    /// assert_eq!(err, FenError::TooManyPawns { color: Color::Black, count: 9 });
+    /// assert_eq!(err, FenError::Position(PositionError::TooManyPawns { color: Color::Black, count: 9 }));
     /// ```
     TooManyPawns {
         /// The side with too many pawns.
@@ -257,10 +294,10 @@ pub enum FenError {
     /// # Examples
     /// ```
     /// use constmove::{Color, Position};
-    /// use constmove::fen::FenError;
+    /// use constmove::fen::{FenError, PositionError};
     /// // Eight pawns still on the board and a second queen.
     /// let err = Position::from_fen("4k3/8/8/8/8/8/PPPPPPPP/2QQK3 w - - 0 1").unwrap_err();
-    /// assert_eq!(err, FenError::TooManyPromoted { color: Color::White, promoted: 1, pawns: 8 });
+    /// assert_eq!(err, FenError::Position(PositionError::TooManyPromoted { color: Color::White, promoted: 1, pawns: 8 }));
     /// // With one pawn gone, the second queen is that pawn promoted.
     /// assert!(Position::from_fen("4k3/8/8/8/8/8/1PPPPPPP/2QQK3 w - - 0 1").is_ok());
     /// ```
@@ -277,18 +314,18 @@ pub enum FenError {
         /// Its square.
         square: Square,
     },
-    /// The halfmove clock is not a non-negative integer written in plain digits.
-    HalfmoveClock,
-    /// The fullmove number is not a positive integer written in plain digits.
-    FullmoveNumber,
+}
+
+/// A colour's name in a message.
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
 }
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let color_name = |color: Color| match color {
-            Color::White => "white",
-            Color::Black => "black",
-        };
         match *self {
             FenError::MissingField { field } => {
                 write!(f, "invalid FEN: the {field} field is missing")
@@ -322,7 +359,24 @@ impl fmt::Display for FenError {
                  letter A-H/a-h, each at most once and none on the king's file)",
                 Letter(letter)
             ),
-            FenError::CastlingKing { right, king } => write!(
+            FenError::EnPassantSyntax => {
+                f.write_str("invalid FEN en-passant square: expected '-' or a square like e3")
+            }
+            FenError::HalfmoveClock => f.write_str(
+                "invalid FEN halfmove clock: expected a non-negative integer (digits only)",
+            ),
+            FenError::FullmoveNumber => f.write_str(
+                "invalid FEN fullmove number: expected a positive integer (digits only)",
+            ),
+            FenError::Position(error) => fmt::Display::fmt(&error, f),
+        }
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PositionError::CastlingKing { right, king } => write!(
                 f,
                 "invalid FEN castling rights: '{right}' needs the {} king on its back rank, \
                  not on {king}",
@@ -332,12 +386,12 @@ impl fmt::Display for FenError {
                     Color::Black
                 }),
             ),
-            FenError::CastlingSameSide { first, second } => write!(
+            PositionError::CastlingSameSide { first, second } => write!(
                 f,
                 "invalid FEN castling rights: '{first}' and '{second}' are both on one side \
                  of the king (a side castles at most once each way)"
             ),
-            FenError::CastlingMismatch {
+            PositionError::CastlingMismatch {
                 right,
                 square,
                 missing,
@@ -354,48 +408,45 @@ impl fmt::Display for FenError {
                     _ => "rook",
                 }
             ),
-            FenError::EnPassantSyntax => {
-                f.write_str("invalid FEN en-passant square: expected '-' or a square like e3")
-            }
-            FenError::EnPassantRank { square } => write!(
+            PositionError::EnPassantRank { square } => write!(
                 f,
                 "invalid FEN en-passant square: {square} is not on rank 6 (White to move) \
                  or rank 3 (Black to move)"
             ),
-            FenError::EnPassantNoPawn { square } => write!(
+            PositionError::EnPassantNoPawn { square } => write!(
                 f,
                 "invalid FEN en-passant square: {square} is not behind a pawn that just \
                  advanced two squares"
             ),
-            FenError::KingCount { color, count } => write!(
+            PositionError::KingCount { color, count } => write!(
                 f,
                 "invalid FEN piece placement: {count} {} kings, expected exactly 1",
                 color_name(color)
             ),
-            FenError::OpponentInCheck { color } => write!(
+            PositionError::OpponentInCheck { color } => write!(
                 f,
                 "invalid FEN: the {} king is in check but it is not {}'s move",
                 color_name(color),
                 color_name(color)
             ),
-            FenError::ImpossibleCheck { color, checkers } => write!(
+            PositionError::ImpossibleCheck { color, checkers } => write!(
                 f,
                 "invalid FEN piece placement: the {} king is in check from {checkers} pieces \
                  (a move gives at most two checks)",
                 color_name(color)
             ),
-            FenError::TooManyPieces { color, count } => write!(
+            PositionError::TooManyPieces { color, count } => write!(
                 f,
                 "invalid FEN piece placement: {count} {} pieces, at most 16 (the king and \
                  pawns included)",
                 color_name(color)
             ),
-            FenError::TooManyPawns { color, count } => write!(
+            PositionError::TooManyPawns { color, count } => write!(
                 f,
                 "invalid FEN piece placement: {count} {} pawns, at most 8",
                 color_name(color)
             ),
-            FenError::TooManyPromoted {
+            PositionError::TooManyPromoted {
                 color,
                 promoted,
                 pawns,
@@ -407,17 +458,17 @@ impl fmt::Display for FenError {
                 color_name(color),
                 8u32.saturating_sub(pawns)
             ),
-            FenError::PawnOnBackRank { square } => write!(
+            PositionError::PawnOnBackRank { square } => write!(
                 f,
                 "invalid FEN piece placement: pawn on {square} (no pawn stands on rank 1 or 8)"
             ),
-            FenError::HalfmoveClock => f.write_str(
-                "invalid FEN halfmove clock: expected a non-negative integer (digits only)",
-            ),
-            FenError::FullmoveNumber => f.write_str(
-                "invalid FEN fullmove number: expected a positive integer (digits only)",
-            ),
         }
+    }
+}
+
+impl From<PositionError> for FenError {
+    fn from(error: PositionError) -> FenError {
+        FenError::Position(error)
     }
 }
 
@@ -445,7 +496,11 @@ fn whole_number<T: core::str::FromStr>(text: &str) -> Option<T> {
     text.parse().ok()
 }
 
+// `FenError::Position` shows the inner message itself, so it names no `source` (one
+// message, not the same one twice in a chain).
 impl core::error::Error for FenError {}
+
+impl core::error::Error for PositionError {}
 
 impl core::str::FromStr for Position {
     type Err = FenError;
@@ -552,17 +607,18 @@ impl Fields<'_> {
         let opponent = !side;
         let king = board.bits(opponent, Piece::King).trailing_zeros() as usize;
         if attacked::<Portable, AnyPieces>(&board, side, king, board.occupied_bits()) {
-            return Err(FenError::OpponentInCheck { color: opponent });
+            return Err(PositionError::OpponentInCheck { color: opponent }.into());
         }
         let our_king = board.bits(side, Piece::King).trailing_zeros() as usize;
         let checkers = attackers_on(&board, our_king, !side, board.occupied_bits()).count_ones();
         // The generator copes with any double check, even one no move can give, but no
         // sequence of moves reaches a triple check.
         if checkers > 2 {
-            return Err(FenError::ImpossibleCheck {
+            return Err(PositionError::ImpossibleCheck {
                 color: side,
                 checkers,
-            });
+            }
+            .into());
         }
         // Keep the square only when a pawn could take, as `play` records it and Polyglot
         // hashes it: one position, one value, one key.
@@ -691,11 +747,11 @@ fn parse_placement(placement: &str) -> Result<Board, FenError> {
 }
 
 /// One king of each colour, no pawn on a back rank, material some game could have.
-fn check_board(board: &Board) -> Result<(), FenError> {
+fn check_board(board: &Board) -> Result<(), PositionError> {
     for color in [Color::White, Color::Black] {
         let count = board.bits(color, Piece::King).count_ones();
         if count != 1 {
-            return Err(FenError::KingCount { color, count });
+            return Err(PositionError::KingCount { color, count });
         }
     }
     let pawns = board.bits(Color::White, Piece::Pawn) | board.bits(Color::Black, Piece::Pawn);
@@ -704,7 +760,7 @@ fn check_board(board: &Board) -> Result<(), FenError> {
         .into_iter()
         .next()
     {
-        return Err(FenError::PawnOnBackRank { square });
+        return Err(PositionError::PawnOnBackRank { square });
     }
     check_material(board)
 }
@@ -844,15 +900,15 @@ fn slow_placement(placement: &str) -> Result<Board, FenError> {
 
 /// Each side's material as a game can leave it (see the module docs): at most 16 pieces, at
 /// most 8 pawns, and no more pieces beyond the starting set than pawns are missing.
-fn check_material(board: &Board) -> Result<(), FenError> {
+fn check_material(board: &Board) -> Result<(), PositionError> {
     for color in [Color::White, Color::Black] {
         let count = board.color_bits(color).count_ones();
         if count > 16 {
-            return Err(FenError::TooManyPieces { color, count });
+            return Err(PositionError::TooManyPieces { color, count });
         }
         let pawns = board.bits(color, Piece::Pawn).count_ones();
         if pawns > 8 {
-            return Err(FenError::TooManyPawns {
+            return Err(PositionError::TooManyPawns {
                 color,
                 count: pawns,
             });
@@ -864,7 +920,7 @@ fn check_material(board: &Board) -> Result<(), FenError> {
             + beyond(Piece::Bishop, 2)
             + beyond(Piece::Knight, 2);
         if promoted > 8 - pawns {
-            return Err(FenError::TooManyPromoted {
+            return Err(PositionError::TooManyPromoted {
                 color,
                 promoted,
                 pawns,
@@ -935,10 +991,11 @@ fn parse_castling(
             side @ ('k' | 'q') => {
                 let kingside = side == 'k';
                 if rank & king.bit() == 0 {
-                    return Err(FenError::CastlingKing {
+                    return Err(PositionError::CastlingKing {
                         right: letter,
                         king,
-                    });
+                    }
+                    .into());
                 }
                 let king_file = king.file() as u32;
                 let rooks = (board.bits(color, Piece::Rook) >> base) as u8 as u32;
@@ -949,11 +1006,12 @@ fn parse_castling(
                     rooks & ((1 << king_file) - 1)
                 };
                 if beyond == 0 {
-                    return Err(FenError::CastlingMismatch {
+                    return Err(PositionError::CastlingMismatch {
                         right: letter,
                         square: rook_corner(color, kingside),
                         missing: Piece::Rook,
-                    });
+                    }
+                    .into());
                 }
                 let file = if kingside {
                     31 - beyond.leading_zeros()
@@ -966,21 +1024,23 @@ fn parse_castling(
                 file_letters = true;
                 let file = file as u8 - b'a';
                 if rank & king.bit() == 0 {
-                    return Err(FenError::CastlingKing {
+                    return Err(PositionError::CastlingKing {
                         right: letter,
                         king,
-                    });
+                    }
+                    .into());
                 }
                 if file == king.file() {
                     return Err(FenError::CastlingLetter { letter });
                 }
                 let square = Square::from_index(base + u32::from(file));
                 if board.bits(color, Piece::Rook) & square.bit() == 0 {
-                    return Err(FenError::CastlingMismatch {
+                    return Err(PositionError::CastlingMismatch {
                         right: letter,
                         square,
                         missing: Piece::Rook,
-                    });
+                    }
+                    .into());
                 }
                 (file > king.file(), file)
             }
@@ -991,10 +1051,11 @@ fn parse_castling(
             if given[index] == letter {
                 return Err(FenError::CastlingLetter { letter });
             }
-            return Err(FenError::CastlingSameSide {
+            return Err(PositionError::CastlingSameSide {
                 first: given[index],
                 second: letter,
-            });
+            }
+            .into());
         }
         given[index] = letter;
         rights = rights.with(color, kingside);
@@ -1018,14 +1079,14 @@ fn parse_ep(text: &str, board: &Board, side: Color) -> Result<Option<Square>, Fe
         Color::Black => (2, 8),
     };
     if square.rank() != rank {
-        return Err(FenError::EnPassantRank { square });
+        return Err(PositionError::EnPassantRank { square }.into());
     }
     let pawn = Square::from_index((square.index() as i32 + toward_pawn) as u32);
     let origin = Square::from_index((square.index() as i32 - toward_pawn) as u32);
     let pawn_there = board.bits(!side, Piece::Pawn) & pawn.bit() != 0;
     let path_empty = board.occupied_bits() & (square.bit() | origin.bit()) == 0;
     if !pawn_there || !path_empty {
-        return Err(FenError::EnPassantNoPawn { square });
+        return Err(PositionError::EnPassantNoPawn { square }.into());
     }
     Ok(Some(square))
 }
