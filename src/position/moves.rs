@@ -302,7 +302,7 @@ impl fmt::Debug for MoveList {
 /// pieces no wanted move can start from, and king squares no wanted move can reach, are
 /// never looked at, so [`MoveMask::NOISY`] costs a fraction of every move (figures in
 /// `docs/PERFORMANCE.md`). Taken by [`crate::Position::legal_moves_masked`],
-/// [`crate::Position::for_each_legal_masked`] and [`crate::Generator::children_masked`];
+/// [`crate::Position::for_each_legal_masked`] and [`crate::walk::Generator::children_masked`];
 /// the moves come in the order the unmasked call gives them.
 ///
 /// # Examples
