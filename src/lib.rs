@@ -241,16 +241,20 @@ pub mod fen {
     //!
     //! # Examples
     //! ```
-    //! use constmove::fen::{FenError, FenField, STARTPOS_FEN};
-    //! use constmove::Position;
+    //! use constmove::fen::{FenError, FenField, PositionError, STARTPOS_FEN};
+    //! use constmove::{Color, Position};
     //! assert_eq!(STARTPOS_FEN.parse::<Position>().unwrap(), Position::startpos());
+    //! // Text that is not FEN: a syntax error naming the field.
     //! let err = "4k3/8/8/8/8/8/8/4K3 x - - 0 1".parse::<Position>().unwrap_err();
     //! assert_eq!(err, FenError::SideToMove);
     //! assert_eq!(FenField::SideToMove.to_string(), "side to move");
+    //! // FEN that sets up no legal position: the black king is in check with White to move.
+    //! let err = "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1".parse::<Position>().unwrap_err();
+    //! assert_eq!(err, FenError::Position(PositionError::OpponentInCheck { color: Color::Black }));
     //! ```
 
     pub use crate::position::STARTPOS_FEN;
-    pub use crate::position::fen::{FenError, FenField, ShredderFen};
+    pub use crate::position::fen::{FenError, FenField, PositionError, ShredderFen};
 }
 
 pub mod san {

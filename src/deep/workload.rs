@@ -2,6 +2,9 @@
 //! a few plies below the root, each with its multiplicity and remaining depth, and
 //! [`WorkUnit`] reads and writes them as EPD lines (`<fen> ;count N ;depth D`). The perft of
 //! the root is the sum of `count × perft(position, depth)` over the units.
+//!
+//! Over 600 lines only with its tests (under 480 without): one concept, the work unit, its
+//! split and its text form.
 
 use crate::base::board::Board;
 use crate::base::chess_move::Move;

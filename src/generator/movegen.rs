@@ -3,6 +3,9 @@
 //! (bulk counting at the last ply); the visiting sink (in [`crate::generator::visitor`]) splits them into
 //! single moves with their child statuses. No branch here asks whose move it is or whether
 //! castling or en passant exist: those are consts of `S`.
+//!
+//! Kept as one file over 600 lines: one concept, the enumerator; the per-piece target sets
+//! and the filters are the parts `generate_within` combines under one status `S`.
 
 use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H, shift};
 use crate::base::board::Board;

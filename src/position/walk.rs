@@ -10,6 +10,9 @@
 //! Correctness rests on two facts: a node carries the proof that the CPU runs the walk's
 //! engine (the `Cpu` its entries need), and a `Node<S>` is only built by this crate, from a
 //! board whose status is `S`.
+//!
+//! Kept as one file over 600 lines: one concept, the public walk; `Node`, `Children`,
+//! `Walk` and `Generator` are its sealed, co-designed parts.
 
 use crate::base::board::Board;
 use crate::base::chess_move::Move;

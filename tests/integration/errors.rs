@@ -3,7 +3,7 @@
 //! its name.
 
 use constmove::deep::{SplitError, TableAllocError, WorkUnitError};
-use constmove::fen::FenError;
+use constmove::fen::{FenError, PositionError};
 use constmove::san::SanError;
 use constmove::uci::UciMoveError;
 use constmove::{
@@ -20,6 +20,7 @@ fn every_error_type_is_an_error() {
     is_error::<FenError>();
     is_error::<ParseBackendError>();
     is_error::<ParseSquareError>();
+    is_error::<PositionError>();
     is_error::<SanError>();
     is_error::<SplitError>();
     is_error::<TableAllocError>();
@@ -46,6 +47,27 @@ fn question_mark_boxes_them_with_their_message() {
     let err = parse_all("e4", "avx", start).unwrap_err();
     assert!(err.to_string().contains("auto, pext or magic"), "{err}");
     assert!(parse_all("e4", "magic", "not a fen").is_err());
+}
+
+/// A FEN's text errors and its position errors are told apart by type, and a position
+/// error reads the same on its own as inside [`FenError`].
+#[test]
+fn fen_syntax_and_position_errors_are_apart() {
+    let syntax = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - e9 0 1").unwrap_err();
+    assert_eq!(syntax, FenError::EnPassantSyntax);
+    let position = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - e3 0 1").unwrap_err();
+    let FenError::Position(inner) = position else {
+        panic!("{position:?} is not a position error");
+    };
+    assert_eq!(
+        inner,
+        PositionError::EnPassantRank {
+            square: "e3".parse().unwrap()
+        }
+    );
+    assert_eq!(position.to_string(), inner.to_string());
+    assert_eq!(FenError::from(inner), position);
+    assert!(position.source().is_none());
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! FEN parsing: one test per [`FenError`] variant (the exact variant, and a message that
-//! names the field), the accepted variations (no counters, extra whitespace), `Display`
+//! FEN parsing: one test per [`FenError`] and [`PositionError`] variant (the exact variant,
+//! and a message that names the field), the accepted variations (no counters, extra whitespace), `Display`
 //! round trips for every position of the data files, and hostile inputs that must be
 //! rejected without a panic.
 
@@ -7,7 +7,7 @@ use crate::common;
 
 use common::XorShift;
 
-use constmove::fen::{FenError, FenField};
+use constmove::fen::{FenError, FenField, PositionError};
 use constmove::{Color, Piece, Position, Square, perft};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -21,7 +21,8 @@ fn sq(name: &str) -> Square {
 /// Asserts that `fen` is rejected with exactly `expected`, and that the message names
 /// `field` (its `Display` text) and contains every one of `details`.
 #[track_caller]
-fn rejects(fen: &str, expected: FenError, field: &str, details: &[&str]) {
+fn rejects(fen: &str, expected: impl Into<FenError>, field: &str, details: &[&str]) {
+    let expected = expected.into();
     let err = match Position::from_fen(fen) {
         Ok(pos) => panic!("{fen:?} was accepted as {pos}"),
         Err(err) => err,
@@ -226,7 +227,7 @@ fn castling_mismatch() {
     ] {
         rejects(
             fen,
-            FenError::CastlingMismatch {
+            PositionError::CastlingMismatch {
                 right,
                 square: sq(square),
                 missing,
@@ -246,7 +247,7 @@ fn castling_king_off_its_back_rank() {
     ] {
         rejects(
             fen,
-            FenError::CastlingKing {
+            PositionError::CastlingKing {
                 right,
                 king: sq(king),
             },
@@ -266,7 +267,7 @@ fn castling_two_rights_on_one_side() {
     ] {
         rejects(
             fen,
-            FenError::CastlingSameSide { first, second },
+            PositionError::CastlingSameSide { first, second },
             &castling,
             &[&format!("'{first}'"), &format!("'{second}'"), "one side"],
         );
@@ -345,13 +346,13 @@ fn en_passant_rank() {
     // A real double push, but the square named is on the wrong rank for the side to move.
     rejects(
         "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1",
-        FenError::EnPassantRank { square: sq("e3") },
+        PositionError::EnPassantRank { square: sq("e3") },
         &field,
         &["e3"],
     );
     rejects(
         "4k3/8/8/8/4P3/8/8/4K3 b - e4 0 1",
-        FenError::EnPassantRank { square: sq("e4") },
+        PositionError::EnPassantRank { square: sq("e4") },
         &field,
         &["e4"],
     );
@@ -373,7 +374,7 @@ fn en_passant_no_pawn() {
     ] {
         rejects(
             fen,
-            FenError::EnPassantNoPawn { square: sq(square) },
+            PositionError::EnPassantNoPawn { square: sq(square) },
             &field,
             &[square],
         );
@@ -410,7 +411,7 @@ fn king_count() {
     ] {
         rejects(
             fen,
-            FenError::KingCount { color, count },
+            PositionError::KingCount { color, count },
             &FenField::Placement.to_string(),
             &[detail],
         );
@@ -421,7 +422,7 @@ fn king_count() {
 fn opponent_in_check() {
     rejects(
         "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
-        FenError::OpponentInCheck {
+        PositionError::OpponentInCheck {
             color: Color::Black,
         },
         "check",
@@ -429,7 +430,7 @@ fn opponent_in_check() {
     );
     rejects(
         "4k3/8/8/8/8/8/3p4/4K3 b - - 0 1",
-        FenError::OpponentInCheck {
+        PositionError::OpponentInCheck {
             color: Color::White,
         },
         "check",
@@ -438,7 +439,7 @@ fn opponent_in_check() {
     // Kings side by side: whoever is not to move is in check.
     rejects(
         "8/8/8/8/8/8/8/3kK3 w - - 0 1",
-        FenError::OpponentInCheck {
+        PositionError::OpponentInCheck {
             color: Color::Black,
         },
         "check",
@@ -456,7 +457,7 @@ fn pawn_on_back_rank() {
     ] {
         rejects(
             fen,
-            FenError::PawnOnBackRank { square: sq(square) },
+            PositionError::PawnOnBackRank { square: sq(square) },
             &placement,
             &[&format!("pawn on {square}")],
         );
@@ -490,7 +491,7 @@ fn too_many_pieces() {
     ] {
         rejects(
             fen,
-            FenError::TooManyPieces { color, count },
+            PositionError::TooManyPieces { color, count },
             &placement,
             &[detail, "at most 16"],
         );
@@ -516,7 +517,7 @@ fn too_many_pawns() {
     ] {
         rejects(
             fen,
-            FenError::TooManyPawns { color, count },
+            PositionError::TooManyPawns { color, count },
             &placement,
             &[detail, "at most 8"],
         );
@@ -562,7 +563,7 @@ fn too_many_promoted() {
     ] {
         rejects(
             fen,
-            FenError::TooManyPromoted {
+            PositionError::TooManyPromoted {
                 color,
                 promoted,
                 pawns,
@@ -641,7 +642,7 @@ fn triple_check_is_impossible() {
     ] {
         rejects(
             fen,
-            FenError::ImpossibleCheck {
+            PositionError::ImpossibleCheck {
                 color: Color::White,
                 checkers,
             },

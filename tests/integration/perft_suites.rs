@@ -10,7 +10,7 @@
 use crate::common;
 
 use constmove::Color;
-use constmove::fen::FenError;
+use constmove::fen::{FenError, PositionError};
 
 use common::{
     PerftCase, PerftEntry, assert_cases, backends, check_cases, load, parse_epd,
@@ -179,10 +179,10 @@ fn shakmaty_positions() -> Vec<PerftEntry> {
             Err(err) => {
                 assert_eq!(
                     err,
-                    FenError::TooManyPieces {
+                    FenError::Position(PositionError::TooManyPieces {
                         color: Color::White,
                         count: 28
-                    },
+                    }),
                     "{}",
                     entry.origin
                 );
