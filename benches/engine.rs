@@ -12,9 +12,16 @@
 //! play, through the list, the closure and the walk, with cozy-chess (target squares masked
 //! to the opponent's pieces) and shakmaty (`capture_moves`) beside them.
 //!
+//! `engine/alphabeta/*` and `engine/quiescence/*` (issue 38) time a search on the six
+//! positions: alpha-beta to depth 4, and depth 1 with a captures-only quiescence search,
+//! material only, one total move order for every library (see `search/mod.rs`), so the
+//! trees are identical. Every library's node count and score must equal constmove's list
+//! search, and the alpha-beta score plain minimax's (checked once before measuring).
+//!
 //! `cargo bench-native --bench engine` (cozy-chess with its pext feature).
 
 mod common;
+mod search;
 
 use common::{ChildrenWalk, make_every_move, published, random_play};
 use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
@@ -282,5 +289,74 @@ fn generation_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engine_benches, generation_benches);
+/// The six positions of the search groups (the wiki's FENs, read from the CSV).
+const SEARCH_CASES: [(&str, &str); 6] = [
+    ("start", "1"),
+    ("kiwipete", "2"),
+    ("position3", "3"),
+    ("position4", "4"),
+    ("position5", "5"),
+    ("position6", "6"),
+];
+
+fn search_benches(c: &mut Criterion) {
+    for (group_name, depth, quiesce) in [("alphabeta", 4, false), ("quiescence", 1, true)] {
+        for (name, id) in SEARCH_CASES {
+            let fen = published(id, 1).fen;
+            let position: Position = fen.parse().expect("valid FEN");
+            let board = cozy_chess::Board::from_fen(&fen, false).expect("cozy FEN");
+            let chess_position: shakmaty::Chess = fen
+                .parse::<shakmaty::fen::Fen>()
+                .expect("shakmaty FEN")
+                .into_position(shakmaty::CastlingMode::Standard)
+                .expect("shakmaty position");
+            // The tree every library must walk: the list search's, checked by minimax.
+            let expected = search::constmove_list(&position, depth, quiesce);
+            if !quiesce {
+                assert_eq!(
+                    expected.score,
+                    search::minimax(&position, depth),
+                    "{name}: alpha-beta against minimax"
+                );
+            }
+            let mut group = c.benchmark_group(format!("engine/{group_name}/{name}"));
+            group
+                .throughput(Throughput::Elements(expected.nodes))
+                .sample_size(10)
+                .warm_up_time(Duration::from_millis(500))
+                .measurement_time(Duration::from_secs(2));
+            group.bench_function("constmove-list", |b| {
+                b.iter(|| {
+                    let found = search::constmove_list(black_box(&position), depth, quiesce);
+                    assert_eq!(found, expected, "{name} through legal_moves");
+                    found
+                })
+            });
+            group.bench_function("constmove-walk", |b| {
+                b.iter(|| {
+                    let found = black_box(&position).walk(search::WalkSearch { depth, quiesce });
+                    assert_eq!(found, expected, "{name} through walk");
+                    found
+                })
+            });
+            group.bench_function("cozy-chess", |b| {
+                b.iter(|| {
+                    let found = search::cozy_chess(black_box(&board), depth, quiesce);
+                    assert_eq!(found, expected, "{name} on cozy-chess");
+                    found
+                })
+            });
+            group.bench_function("shakmaty", |b| {
+                b.iter(|| {
+                    let found = search::shakmaty(black_box(&chess_position), depth, quiesce);
+                    assert_eq!(found, expected, "{name} on shakmaty");
+                    found
+                })
+            });
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(benches, search_benches, engine_benches, generation_benches);
 criterion_main!(benches);

@@ -414,6 +414,37 @@ pub trait Generator: sealed::Sealed {
     );
     /// Hands `node`'s legal moves to `visitor`, one method per kind of move.
     fn visit<S: StatusFlags, V: Visitor>(node: Node<'_, S>, visitor: &mut V);
+    /// [`Generator::visit`] for the moves `mask` lets through only, in the same order: an
+    /// engine's ordering pass over a node's captures before it makes the best first.
+    ///
+    /// # Examples
+    /// ```
+    /// use constmove::walk::{Generator, Node, StatusFlags, Visitor, Walk};
+    /// use constmove::{Board, MoveMask, Position, Square};
+    ///
+    /// struct Count(u32);
+    /// impl Visitor for Count {
+    ///     fn pawn_capture<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+    ///         self.0 += 1;
+    ///     }
+    ///     fn knight<C: StatusFlags>(&mut self, _: &Board, _: Square, _: Square) {
+    ///         self.0 += 1;
+    ///     }
+    /// }
+    /// struct Noisy;
+    /// impl Walk for Noisy {
+    ///     type Output = u32;
+    ///     fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u32 {
+    ///         let mut count = Count(0);
+    ///         G::visit_masked(root, MoveMask::NOISY, &mut count);
+    ///         count.0
+    ///     }
+    /// }
+    /// // e4xd5 and Nc3xd5; the quiet pawn and knight moves are not generated.
+    /// let pos: Position = "4k3/8/8/3p4/4P3/2N5/8/4K3 w - - 0 1".parse().unwrap();
+    /// assert_eq!(pos.walk(Noisy), 2);
+    /// ```
+    fn visit_masked<S: StatusFlags, V: Visitor>(node: Node<'_, S>, mask: MoveMask, visitor: &mut V);
     /// The number of `node`'s legal moves, by popcounts: no move is made or listed.
     fn count_moves<S: StatusFlags>(node: Node<'_, S>) -> u64;
 }
@@ -440,6 +471,22 @@ impl<B: Engine> Generator for B {
             ep: node.ep,
             visitor,
             filter: All,
+            status: PhantomData,
+        };
+        B::enter(node.cpu::<B>(), op)
+    }
+
+    #[inline(always)]
+    fn visit_masked<S: StatusFlags, V: Visitor>(
+        node: Node<'_, S>,
+        mask: MoveMask,
+        visitor: &mut V,
+    ) {
+        let op = VisitOp::<S, V, _> {
+            board: node.board,
+            ep: node.ep,
+            visitor,
+            filter: mask.filter(),
             status: PhantomData,
         };
         B::enter(node.cpu::<B>(), op)
