@@ -21,7 +21,34 @@ struct SliderEntry {
     offset: usize,
 }
 
+/// Which engines of the generator this build compiles (`src/slider/mod.rs` says why):
+/// cfg `engine_pext`, `engine_magic_popcnt` and `engine_magic`, from the target's CPU
+/// features and the cargo features `pext-only` and `magic-only`.
+fn engine_cfgs() {
+    for name in ["engine_pext", "engine_magic_popcnt", "engine_magic"] {
+        println!("cargo::rustc-check-cfg=cfg({name})");
+    }
+    let x86_64 = std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64");
+    let target_features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    let popcnt = target_features
+        .split(',')
+        .any(|feature| feature == "popcnt");
+    let pext_only = std::env::var_os("CARGO_FEATURE_PEXT_ONLY").is_some();
+    let magic_only = std::env::var_os("CARGO_FEATURE_MAGIC_ONLY").is_some();
+    if x86_64 && !magic_only {
+        println!("cargo::rustc-cfg=engine_pext");
+    }
+    if !pext_only {
+        println!("cargo::rustc-cfg=engine_magic");
+    }
+    // A target with POPCNT runs the plain magic engine with it: the same code.
+    if x86_64 && !popcnt && !pext_only && !magic_only {
+        println!("cargo::rustc-cfg=engine_magic_popcnt");
+    }
+}
+
 fn main() {
+    engine_cfgs();
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=crates/constmove-tables/src/lib.rs");
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");

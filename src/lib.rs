@@ -10,7 +10,10 @@
 //! - **Visitor, not list.** Moves go to a [`Visitor`] whose methods are generic over the
 //!   child's status; perft's last ply is a popcount.
 //! - **Sliders by PEXT or magics**, picked once per call ([`Backend`]): one binary is fast
-//!   on every CPU.
+//!   on every CPU. Each engine is the whole generator compiled again, so a build for one
+//!   CPU can keep one: the feature `pext-only` (with `-C target-cpu=x86-64-v3` or `native`)
+//!   or `magic-only` compiles about 40% of the code in half the build time (figures in
+//!   docs/PERFORMANCE.md, "Code size and build time").
 //!
 //! No global mutable state (one write-once cache of what CPUID answered): every function is
 //! re-entrant. The core is `no_std` (its errors implement `core::error::Error`). The `alloc`

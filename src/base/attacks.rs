@@ -4,6 +4,7 @@
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
 /// Per-square data of a PEXT slider lookup.
+#[cfg_attr(any(feature = "pext-only", feature = "magic-only"), allow(dead_code))] // one backend
 pub(crate) struct PextEntry {
     /// Relevant occupancy squares.
     pub(crate) mask: u64,
@@ -12,6 +13,7 @@ pub(crate) struct PextEntry {
 }
 
 /// Per-square data of a magic slider lookup.
+#[cfg_attr(any(feature = "pext-only", feature = "magic-only"), allow(dead_code))] // one backend
 pub(crate) struct MagicEntry {
     /// Relevant occupancy squares.
     pub(crate) mask: u64,
@@ -54,10 +56,12 @@ const fn table(bytes: &[u8; SLIDER_TABLE_LEN * 8]) -> [u64; SLIDER_TABLE_LEN] {
 }
 
 /// The slider attacks of every square and blocker set, at the PEXT index.
+#[cfg_attr(any(feature = "pext-only", feature = "magic-only"), allow(dead_code))] // one backend
 pub(crate) static SLIDER_PEXT: [u64; SLIDER_TABLE_LEN] =
     table(include_bytes!(concat!(env!("OUT_DIR"), "/slider_pext.bin")));
 
 /// The slider attacks of every square and blocker set, at the magic index.
+#[cfg_attr(any(feature = "pext-only", feature = "magic-only"), allow(dead_code))] // one backend
 pub(crate) static SLIDER_MAGIC: [u64; SLIDER_TABLE_LEN] = table(include_bytes!(concat!(
     env!("OUT_DIR"),
     "/slider_magic.bin"

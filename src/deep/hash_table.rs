@@ -733,14 +733,17 @@ fn capture_delta(keys: &TableKeys, board: &Board, mover: Color, to: Square) -> u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::slider::magic::Magic;
+    #[cfg(engine_magic)]
+    use crate::slider::magic::Magic as Plain;
+    #[cfg(not(engine_magic))]
+    use crate::slider::pext::Pext as Plain;
 
-    /// [`perft_hashed`] on the engine without CPU features only: the keys and the table do
-    /// not depend on the engine (the integration tests count through the table on every
-    /// engine), and reaching one engine keeps this test binary a fraction of the library's
-    /// code to compile.
+    /// [`perft_hashed`] on the engine without CPU features only (PEXT in `pext-only`
+    /// builds): the keys and the table do not depend on the engine (the integration tests
+    /// count through the table on every engine), and reaching one engine keeps this test
+    /// binary a fraction of the library's code to compile.
     fn perft_hashed_plain(position: &Position, depth: u32, table: &HashTable) -> u64 {
-        let plain = Cpu::<Magic>::check().expect("the magic engine needs no CPU feature");
+        let plain = Cpu::<Plain>::check().expect("the build's target runs this engine");
         count_from_root(position, depth, table, |root| root.run(plain))
     }
 

@@ -7,7 +7,8 @@
 //! the whole generator and the backend's lookups. The backend modules know nothing of the
 //! operations, and a new operation needs no new entry: it is one more `Operation` impl.
 //! Recursion goes from an operation to the entry of the child's operation, so each status
-//! and operation is compiled once per backend.
+//! and operation is compiled once per engine: three in a build for any x86-64 CPU, fewer
+//! for a target with POPCNT or under `pext-only`/`magic-only` (see `slider`).
 //!
 //! Entering needs a [`Cpu`] proof that the CPU has the engine's features: [`Cpu::check`]
 //! makes it, a [`Resolved`] holds it, and every walk hands it down, so the calls into
@@ -15,11 +16,13 @@
 
 use crate::base::status::StatusFlags;
 use crate::generator::dispatch::{StatusOp, dispatch};
-#[cfg(target_arch = "x86_64")]
+#[cfg(engine_magic)]
+use crate::slider::magic::Magic;
+#[cfg(engine_magic_popcnt)]
 use crate::slider::magic::MagicPopcnt;
-#[cfg(target_arch = "x86_64")]
+#[cfg(engine_pext)]
 use crate::slider::pext::Pext;
-use crate::slider::{Build, Compiled, Cpu, Resolved, magic::Magic};
+use crate::slider::{Build, Compiled, Cpu, Resolved};
 
 /// Work compiled into an engine's entry: `run::<B>` is inlined into `B::enter`.
 pub(crate) trait Operation {
@@ -42,7 +45,7 @@ pub(crate) trait Engine: Build {
     fn enter<O: Operation>(cpu: Cpu<Self>, op: O) -> O::Output;
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(engine_pext)]
 impl Engine for Pext {
     const BATCH: bool = true;
 
@@ -55,13 +58,13 @@ impl Engine for Pext {
 }
 
 /// The PEXT engine's entry.
-#[cfg(target_arch = "x86_64")]
+#[cfg(engine_pext)]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 fn pext_entry<O: Operation>(cpu: Cpu<Pext>, op: O) -> O::Output {
     op.run(cpu)
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(engine_magic_popcnt)]
 impl Engine for MagicPopcnt {
     const BATCH: bool = true;
 
@@ -74,15 +77,17 @@ impl Engine for MagicPopcnt {
 }
 
 /// The entry of the magic engine with POPCNT.
-#[cfg(target_arch = "x86_64")]
+#[cfg(engine_magic_popcnt)]
 #[target_feature(enable = "popcnt")]
 fn magic_popcnt_entry<O: Operation>(cpu: Cpu<MagicPopcnt>, op: O) -> O::Output {
     op.run(cpu)
 }
 
+#[cfg(engine_magic)]
 impl Engine for Magic {
-    // On x86-64 this is the fallback for CPUs without POPCNT; elsewhere it is the engine.
-    const BATCH: bool = !cfg!(target_arch = "x86_64");
+    // Where `MagicPopcnt` is compiled this is the fallback for CPUs without POPCNT; elsewhere
+    // it is the magic engine (with POPCNT if the target has it, or the only engine).
+    const BATCH: bool = !cfg!(engine_magic_popcnt);
 
     fn enter<O: Operation>(cpu: Cpu<Self>, op: O) -> O::Output {
         op.run(cpu)
@@ -101,10 +106,11 @@ pub(crate) trait EngineOp {
 /// Runs `op` on the engine `resolved` names, with the proof `resolved` holds.
 pub(crate) fn with_engine<O: EngineOp>(resolved: Resolved, op: O) -> O::Output {
     match resolved.compiled() {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(engine_pext)]
         Compiled::Pext(cpu) => op.run(cpu),
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(engine_magic_popcnt)]
         Compiled::MagicPopcnt(cpu) => op.run(cpu),
+        #[cfg(engine_magic)]
         Compiled::Magic(cpu) => op.run(cpu),
     }
 }

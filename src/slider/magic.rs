@@ -1,7 +1,12 @@
 //! The magic backend: a slider's attack-table index is `((occupied & mask) * magic) >> shift`,
 //! with magics found by the build-time search. Runs on every CPU.
 
-use super::{Build, Compiled, Cpu, Lookup};
+// Unused but for tests in the builds that leave this backend out (`pext-only`, `magic-only`).
+#![cfg_attr(any(feature = "pext-only", feature = "magic-only"), allow(dead_code))]
+
+use super::Lookup;
+#[cfg(any(engine_magic, engine_magic_popcnt))]
+use super::{Build, Compiled, Cpu};
 use crate::base::attacks::{MAGIC_BISHOP, MAGIC_ROOK, MagicEntry, SLIDER_MAGIC};
 
 /// The portable backend.
@@ -27,6 +32,7 @@ impl Lookup for Magic {
     }
 }
 
+#[cfg(engine_magic)]
 impl Build for Magic {
     #[inline(always)]
     fn cpu_runs() -> bool {
@@ -39,7 +45,7 @@ impl Build for Magic {
     }
 
     #[inline(always)]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unreachable_patterns))]
+    #[allow(unreachable_patterns)] // the only engine of some builds
     fn proof(compiled: Compiled) -> Option<Cpu<Self>> {
         match compiled {
             Compiled::Magic(cpu) => Some(cpu),
@@ -49,11 +55,12 @@ impl Build for Magic {
 }
 
 /// The magic backend compiled with POPCNT (every x86-64 CPU since 2008, including the AMD
-/// ones whose PEXT is slow): bulk counting without the software popcount.
-#[cfg(target_arch = "x86_64")]
+/// ones whose PEXT is slow): bulk counting without the software popcount. Only for targets
+/// without POPCNT, where the plain magic engine lacks it.
+#[cfg(engine_magic_popcnt)]
 pub(crate) struct MagicPopcnt;
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(engine_magic_popcnt)]
 impl Lookup for MagicPopcnt {
     #[inline(always)]
     fn rook(square: usize, occupied: u64) -> u64 {
@@ -66,7 +73,7 @@ impl Lookup for MagicPopcnt {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(engine_magic_popcnt)]
 impl Build for MagicPopcnt {
     #[inline(always)]
     fn cpu_runs() -> bool {

@@ -5,10 +5,41 @@
 //! CPU). This layer holds only the lookups and the CPU checks that pick one ([`Backend`],
 //! [`Resolved`]); the code compiled for each backend, with its CPU features, is entered
 //! through `generator::entry`.
+//!
+//! Each engine compiled is the whole generator once more for every status and operation, so
+//! a build compiles only the engines it can run (cfgs set by build.rs): `engine_pext` on
+//! x86-64; `engine_magic_popcnt` on x86-64 targets without POPCNT (elsewhere the plain magic
+//! engine has it or needs none); `engine_magic` always. The features `pext-only` and
+//! `magic-only` leave out the other backend, and forcing it is then [`BackendUnavailable`].
+
+#[cfg(all(feature = "pext-only", feature = "magic-only"))]
+compile_error!("constmove: the features `pext-only` and `magic-only` exclude each other");
+#[cfg(all(
+    feature = "pext-only",
+    not(all(
+        target_arch = "x86_64",
+        target_feature = "bmi1",
+        target_feature = "bmi2",
+        target_feature = "popcnt",
+        target_feature = "avx2"
+    ))
+))]
+compile_error!(
+    "constmove: the feature `pext-only` needs a target with BMI1, BMI2, POPCNT and AVX2: \
+     build with RUSTFLAGS=\"-C target-cpu=x86-64-v3\" (or `native` on such a CPU)"
+);
 
 pub(crate) mod magic;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod pext;
+
+/// This build compiles the PEXT engine.
+const HAS_PEXT: bool = cfg!(engine_pext);
+/// This build compiles a magic engine.
+const HAS_MAGIC: bool = cfg!(engine_magic);
+// build.rs's choice, checked against the compiler's: a target with POPCNT has no separate
+// magic engine for it.
+const _: () = assert!(!(cfg!(engine_magic_popcnt) && cfg!(target_feature = "popcnt")));
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -101,16 +132,20 @@ pub(crate) type Portable = magic::Magic;
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Backend {
-    /// PEXT when this CPU runs it fast (BMI2, and not an AMD CPU before Zen 3), else magic.
+    /// PEXT when this CPU runs it fast (BMI2, and not an AMD CPU before Zen 3), else magic;
+    /// in a one-engine build (`pext-only`, `magic-only`), its engine.
     #[default]
     Auto,
-    /// BMI2 `pext` indexing; an error where the CPU lacks BMI2 (or AVX2).
+    /// BMI2 `pext` indexing; an error where the CPU lacks BMI2 (or AVX2), or in a
+    /// `magic-only` build.
     Pext,
-    /// Magic multiply-shift indexing; runs everywhere.
+    /// Magic multiply-shift indexing; runs everywhere, but is an error in a `pext-only`
+    /// build.
     Magic,
 }
 
-/// A backend was forced that this CPU cannot run.
+/// A backend was forced that this CPU cannot run, or that this build left out (the features
+/// `pext-only` and `magic-only`).
 ///
 /// # Examples
 /// ```
@@ -126,11 +161,18 @@ pub struct BackendUnavailable {
 
 impl fmt::Display for BackendUnavailable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "backend `{}` is not available on this CPU (it needs BMI2 and AVX2); use `auto` or `magic`",
-            self.backend
-        )
+        match self.backend {
+            Backend::Magic if !HAS_MAGIC => f.write_str(
+                "backend `magic` is not in this build (constmove's feature `pext-only`); use `auto` or `pext`",
+            ),
+            Backend::Pext if !HAS_PEXT && cfg!(target_arch = "x86_64") => f.write_str(
+                "backend `pext` is not in this build (constmove's feature `magic-only`); use `auto` or `magic`",
+            ),
+            backend => write!(
+                f,
+                "backend `{backend}` is not available on this CPU (it needs BMI2 and AVX2); use `auto` or `magic`",
+            ),
+        }
     }
 }
 
@@ -138,21 +180,24 @@ impl core::error::Error for BackendUnavailable {}
 
 impl Backend {
     /// The concrete backend (`Pext` or `Magic`) this choice runs on this CPU, or an error if
-    /// `Pext` was forced on a CPU without BMI2.
+    /// `Pext` was forced on a CPU without BMI2, or a backend the build left out (the features
+    /// `pext-only` and `magic-only`) was forced.
     ///
     /// # Examples
     /// ```
     /// use constmove::Backend;
+    /// // In every build but `pext-only`, which leaves the magic engine out:
     /// assert_eq!(Backend::Magic.resolve(), Ok(Backend::Magic));
     /// ```
     pub fn resolve(self) -> Result<Backend, BackendUnavailable> {
         match self {
-            Backend::Auto if pext_is_fast() => Ok(Backend::Pext),
-            Backend::Auto | Backend::Magic => Ok(Backend::Magic),
-            Backend::Pext if pext_is_supported() => Ok(Backend::Pext),
-            Backend::Pext => Err(BackendUnavailable {
-                backend: Backend::Pext,
-            }),
+            // A one-engine build runs its engine (`pext-only` needs a BMI2 target).
+            Backend::Auto if !HAS_MAGIC => Ok(Backend::Pext),
+            Backend::Auto if HAS_PEXT && pext_is_fast() => Ok(Backend::Pext),
+            Backend::Auto => Ok(Backend::Magic),
+            Backend::Magic if HAS_MAGIC => Ok(Backend::Magic),
+            Backend::Pext if HAS_PEXT && pext_is_supported() => Ok(Backend::Pext),
+            backend => Err(BackendUnavailable { backend }),
         }
     }
 
@@ -257,12 +302,12 @@ fn pext_is_supported() -> bool {
 }
 
 /// The CPU executes `pext` in hardware: AMD (and Hygon) before family 0x19 (Zen 3) run it
-/// in microcode at hundreds of cycles, slower than magics.
+/// in microcode at hundreds of cycles, slower than magics. Asked in BMI2-target builds too:
+/// `-C target-cpu=znver2` (or `native` there) has BMI2 and that slow PEXT.
 #[cfg(target_arch = "x86_64")]
 fn ask_pext_is_fast(supported: bool) -> bool {
-    if cfg!(target_feature = "bmi2") || !supported {
-        // Built for a BMI2 target, the builder chose PEXT (still only where it can run).
-        return supported;
+    if !supported {
+        return false;
     }
     use core::arch::x86_64::__cpuid;
     let vendor = __cpuid(0);
@@ -347,7 +392,7 @@ fn pext_is_fast() -> bool {
 }
 
 /// The CPU has POPCNT.
-#[cfg(target_arch = "x86_64")]
+#[cfg(engine_magic_popcnt)]
 fn popcnt_is_supported() -> bool {
     cpu_facts() & fact::POPCNT != 0
 }
@@ -362,33 +407,43 @@ pub(crate) struct Resolved(Compiled);
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) enum Compiled {
     /// PEXT lookups; BMI1, BMI2, POPCNT and AVX2.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(engine_pext)]
     Pext(Cpu<pext::Pext>),
-    /// Magic lookups with POPCNT (every x86-64 CPU since 2008).
-    #[cfg(target_arch = "x86_64")]
+    /// Magic lookups with POPCNT (every x86-64 CPU since 2008), where the target lacks it.
+    #[cfg(engine_magic_popcnt)]
     MagicPopcnt(Cpu<magic::MagicPopcnt>),
-    /// Magic lookups with no optional CPU feature.
+    /// Magic lookups with the target's CPU features only.
+    #[cfg(engine_magic)]
     Magic(Cpu<magic::Magic>),
 }
 
 impl Resolved {
     /// Checks the CPU once for `backend`.
     pub(crate) fn new(backend: Backend) -> Result<Resolved, BackendUnavailable> {
-        let compiled = match backend.resolve()? {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Pext => Some(Compiled::Pext(Cpu::check().ok_or(BackendUnavailable {
+        // `resolve` names only backends this build compiled.
+        Ok(Resolved(match backend.resolve()? {
+            #[cfg(engine_pext)]
+            Backend::Pext => Compiled::Pext(Cpu::check().ok_or(BackendUnavailable {
                 backend: Backend::Pext,
-            })?)),
-            #[cfg(target_arch = "x86_64")]
-            _ => Cpu::check().map(Compiled::MagicPopcnt),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => None,
-        };
-        Ok(Resolved(match (compiled, Cpu::check()) {
-            (Some(compiled), _) => compiled,
-            (None, Some(magic)) => Compiled::Magic(magic),
-            (None, None) => unreachable!("the magic engine needs no optional CPU feature"),
+            })?),
+            #[cfg(engine_magic)]
+            _ => Self::magic(),
+            #[cfg(not(engine_magic))]
+            _ => unreachable!("a build without the magic engine resolves to PEXT"),
         }))
+    }
+
+    /// The best magic engine this CPU runs.
+    #[cfg(engine_magic)]
+    fn magic() -> Compiled {
+        #[cfg(engine_magic_popcnt)]
+        if let Some(cpu) = Cpu::check() {
+            return Compiled::MagicPopcnt(cpu);
+        }
+        match Cpu::check() {
+            Some(magic) => Compiled::Magic(magic),
+            None => unreachable!("the magic engine needs only the target's CPU features"),
+        }
     }
 
     /// The automatic choice, which always resolves.
@@ -414,5 +469,48 @@ impl Resolved {
     #[inline(always)]
     pub(crate) fn proof<B: Build>(self) -> Option<Cpu<B>> {
         B::proof(self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every build resolves `Auto` to an engine it compiled, forcing a backend it left out is
+    /// an error naming it, and one-engine builds hold one engine.
+    #[test]
+    fn builds_resolve_only_the_engines_they_compile() {
+        let auto = Backend::Auto.resolve().expect("auto always resolves");
+        assert!(match auto {
+            Backend::Pext => HAS_PEXT,
+            Backend::Magic => HAS_MAGIC,
+            Backend::Auto => false,
+        });
+        let magic = Backend::Magic.resolve();
+        assert_eq!(magic.is_ok(), HAS_MAGIC);
+        if let Err(err) = magic {
+            assert_eq!(err.backend, Backend::Magic);
+            assert!(err.to_string().contains("not in this build"), "{err}");
+        }
+        if let Err(err) = Backend::Pext.resolve() {
+            assert_eq!(err.backend, Backend::Pext);
+            assert!(err.to_string().contains("`pext`"), "{err}");
+        }
+        // What runs is what was resolved.
+        let resolved = Resolved::new(Backend::Auto).expect("auto always resolves");
+        match (auto, resolved.compiled()) {
+            #[cfg(engine_pext)]
+            (Backend::Pext, Compiled::Pext(_)) => {}
+            #[cfg(engine_magic_popcnt)]
+            (Backend::Magic, Compiled::MagicPopcnt(_)) => {}
+            #[cfg(engine_magic)]
+            (Backend::Magic, Compiled::Magic(_)) => {}
+            (backend, compiled) => panic!("{backend} resolved to {compiled:?}"),
+        }
+        assert_eq!(cfg!(feature = "pext-only"), !HAS_MAGIC);
+        assert_eq!(
+            cfg!(feature = "magic-only") || !cfg!(target_arch = "x86_64"),
+            !HAS_PEXT
+        );
     }
 }

@@ -1,7 +1,12 @@
 //! The PEXT backend: a slider's attack-table index is `pext(occupied, mask)`. Its lookups are
 //! single instructions only inside code compiled with BMI2 (the PEXT entry in `generator::entry`).
 
-use super::{Build, Compiled, Cpu, Lookup};
+// Unused but for tests in the builds that leave this backend out (`pext-only`, `magic-only`).
+#![cfg_attr(any(feature = "pext-only", feature = "magic-only"), allow(dead_code))]
+
+use super::Lookup;
+#[cfg(engine_pext)]
+use super::{Build, Compiled, Cpu};
 use crate::base::attacks::{PEXT_BISHOP, PEXT_ROOK, PextEntry, SLIDER_PEXT};
 use core::arch::x86_64::_pext_u64;
 
@@ -29,6 +34,7 @@ impl Lookup for Pext {
     }
 }
 
+#[cfg(engine_pext)]
 impl Build for Pext {
     #[inline(always)]
     fn cpu_runs() -> bool {
@@ -41,6 +47,7 @@ impl Build for Pext {
     }
 
     #[inline(always)]
+    #[allow(unreachable_patterns)] // the only engine of `pext-only` builds
     fn proof(compiled: Compiled) -> Option<Cpu<Self>> {
         match compiled {
             Compiled::Pext(cpu) => Some(cpu),

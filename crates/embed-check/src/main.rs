@@ -8,7 +8,9 @@
 //!
 //! Usage: `embed-check [FEN] [DEPTH]` (default: the start position, depth 6). Prints
 //! `legal_moves N`, then `nodes N` and `seconds S` for `perft` to DEPTH; `seconds` is the
-//! last line. A bad FEN or depth is one line on stderr and exit status 2.
+//! last line. A bad FEN or depth is one line on stderr and exit status 2. With the feature
+//! `extra-walk` it also walks the tree to depth 4 with a `Walk` of its own and checks the
+//! count against `perft`.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -48,7 +50,68 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let start = Instant::now();
     let nodes = constmove::perft(&pos, depth);
     let seconds = start.elapsed().as_secs_f64();
+    #[cfg(feature = "extra-walk")]
+    {
+        // Below the timed perft; a count that differs is an error, not a figure.
+        let walked = pos.walk(extra::Perft(depth.min(4)));
+        let counted = constmove::perft(&pos, depth.min(4));
+        if walked != counted {
+            return Err(format!("the walk counted {walked}, perft {counted}"));
+        }
+    }
     println!("nodes {nodes}");
     println!("seconds {seconds:.6}");
     Ok(())
+}
+
+/// One more `Walk` type than the library's own, as an embedder writes one (the feature
+/// `extra-walk`): perft by the public visitor, checked against `perft`. Its code is what each
+/// further walk costs, measured by `.ci/embed-check --extra-walk`.
+#[cfg(feature = "extra-walk")]
+mod extra {
+    use constmove::Move;
+    use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
+    use core::marker::PhantomData;
+
+    /// Counts the leaves below each child, `depth` plies above the last.
+    struct Count<G> {
+        depth: u32,
+        nodes: u64,
+        engine: PhantomData<G>,
+    }
+
+    impl<G: Generator> Children for Count<G> {
+        #[inline(always)]
+        fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, _: Move) {
+            if self.depth == 1 {
+                self.nodes += G::count_moves(child);
+            } else {
+                self.depth -= 1;
+                G::children(child, self);
+                self.depth += 1;
+            }
+        }
+    }
+
+    /// Perft to `.0` plies by the visitor.
+    pub struct Perft(pub u32);
+
+    impl Walk for Perft {
+        type Output = u64;
+        fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u64 {
+            match self.0 {
+                0 => 1,
+                1 => G::count_moves(root),
+                depth => {
+                    let mut count = Count::<G> {
+                        depth: depth - 1,
+                        nodes: 0,
+                        engine: PhantomData,
+                    };
+                    G::children(root, &mut count);
+                    count.nodes
+                }
+            }
+        }
+    }
 }
