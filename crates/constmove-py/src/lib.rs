@@ -165,41 +165,17 @@ fn perft_stats<'py>(
 
 /// Parses every FEN on `threads` threads; the first bad one as a ValueError with its index.
 fn parse_all(fens: &[String], threads: usize) -> PyResult<Vec<Position>> {
-    let chunk = fens.len().div_ceil(threads).max(1);
-    let parts: Vec<Result<Vec<Position>, (usize, String)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = fens
-            .chunks(chunk)
-            .enumerate()
-            .map(|(c, part)| {
-                s.spawn(move || {
-                    part.iter()
-                        .enumerate()
-                        .map(|(i, fen)| {
-                            Position::from_fen(fen)
-                                .map_err(|e| (c * chunk + i, format!("{e}: {fen:?}")))
-                        })
-                        .collect()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err((0, "a worker panicked".into())))
-            })
-            .collect()
-    });
-    let mut out = Vec::with_capacity(fens.len());
-    for part in parts {
-        match part {
-            Ok(positions) => out.extend(positions),
-            Err((index, message)) => {
-                return Err(PyValueError::new_err(format!("fens[{index}]: {message}")));
-            }
-        }
-    }
-    Ok(out)
+    let fens: Vec<&str> = fens.iter().map(String::as_str).collect();
+    let mut parts = Vec::new();
+    each_position(
+        &fens,
+        (0, fens.len()),
+        threads,
+        &mut parts,
+        Vec::with_capacity,
+        |position, out: &mut Vec<Position>| out.push(position.clone()),
+    )?;
+    Ok(parts.into_iter().flatten().collect())
 }
 
 /// Fills `stride` bytes per position with `fill`, the positions split over `threads`.

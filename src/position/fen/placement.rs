@@ -18,8 +18,10 @@ pub(super) fn parse_placement(placement: &str) -> Result<Board, FenError> {
 /// One king of each colour, no pawn on a back rank, material some game could have.
 pub(super) fn check_board(board: &Board) -> Result<(), PositionError> {
     for color in [Color::White, Color::Black] {
-        let count = board.bits(color, Piece::King).count_ones();
-        if count != 1 {
+        let kings = board.bits(color, Piece::King);
+        // One bit set, tested without counting (the x86-64 baseline has no POPCNT).
+        if kings == 0 || kings & (kings - 1) != 0 {
+            let count = kings.count_ones();
             return Err(PositionError::KingCount { color, count });
         }
     }
@@ -34,37 +36,35 @@ pub(super) fn check_board(board: &Board) -> Result<(), PositionError> {
     check_material(board)
 }
 
-/// What a placement byte is, for [`read_placement`]: bits 0-3 the piece's Polyglot kind
-/// (black pawn 0, white pawn 1, … white king 11) or [`NO_PIECE`], bits 4-7 how many squares
-/// it fills, bits 8-10 flags, bits 16-25 the kind's first key (64 × kind), bit 31 a piece.
+/// What a placement byte is, for [`read_placement`]: bits 0-3 the slot of `bits` it marks
+/// (a piece's Polyglot kind: black pawn 0, white pawn 1, … white king 11; [`DIGIT_SLOT`],
+/// [`SLASH_SLOT`] or [`BAD_SLOT`]), bits 4-7 how many squares it fills, bits 8-9 the flags
+/// that two in a row make wrong.
 const PLACEMENT_BYTES: [u32; 256] = {
-    let mut table = [BAD | NO_PIECE; 256];
+    let mut table = [BAD_SLOT; 256];
     let mut digit = 1;
     while digit <= 8 {
-        table[(b'0' + digit) as usize] = DIGIT | NO_PIECE | (digit as u32) << 4;
+        table[(b'0' + digit) as usize] = DIGIT | DIGIT_SLOT | (digit as u32) << 4;
         digit += 1;
     }
-    table[b'/' as usize] = SLASH | NO_PIECE;
+    table[b'/' as usize] = SLASH | SLASH_SLOT;
     let letters = *b"pnbrqk";
     let mut i = 0;
     while i < 6 {
         let black = 2 * i as u32;
-        table[letters[i] as usize] = piece_code(black);
-        table[letters[i].to_ascii_uppercase() as usize] = piece_code(black + 1);
+        table[letters[i] as usize] = black | 1 << 4;
+        table[letters[i].to_ascii_uppercase() as usize] = (black + 1) | 1 << 4;
         i += 1;
     }
     table
 };
-/// The [`PLACEMENT_BYTES`] entry of a piece of Polyglot kind `kind`.
-const fn piece_code(kind: u32) -> u32 {
-    PIECE | kind | 1 << 4 | (64 * kind) << 16
-}
-/// The kind of a byte that is not a piece: a thirteenth, unused, set of bits.
-const NO_PIECE: u32 = 12;
+/// The slots of `bits` in [`read_placement`] that are not pieces: where digits start (not
+/// read), where slashes stand, and where bytes that have no place in a placement stand.
+const DIGIT_SLOT: u32 = 12;
+const SLASH_SLOT: u32 = 13;
+const BAD_SLOT: u32 = 14;
 const DIGIT: u32 = 1 << 8;
 const SLASH: u32 = 1 << 9;
-const BAD: u32 = 1 << 10;
-const PIECE: u32 = 1 << 31;
 
 /// The board of a well-formed placement at the start of `fen`, its pieces' Zobrist key and
 /// where it ends (at the end or the first space), in one pass with no branch a byte (which
@@ -73,16 +73,14 @@ const PIECE: u32 = 1 << 31;
 /// comes first).
 #[inline]
 pub(super) fn read_placement(fen: &[u8]) -> Option<(Board, u64, usize)> {
-    // Indexed by Polyglot kind; the rest take what is not a piece (16: no bounds check).
+    // Indexed by slot, squares in reading order (a8 = 0, h8 = 7, a7 = 8, h1 = 63): a byte
+    // swap at the end turns them into bitboards. Each byte is one store, whatever it is.
     let mut bits = [0u64; 16];
-    let mut key = 0u64;
-    let keys = &POLYGLOT_KEYS[..768];
-    // Squares in reading order: a8 = 0, h8 = 7, a7 = 8, h1 = 63.
     let mut at: u32 = 0;
-    // Where slashes stood: exactly at 8, 16, ... 56 when each rank fills eight squares.
-    let mut slashes = 0u64;
+    // Flags of every two bytes in a row: two digits, or two slashes (the only way two
+    // slashes share a square).
+    let mut pairs = 0u32;
     let mut previous = 0u32;
-    let mut bad = 0u32;
     let mut len = fen.len();
     for (i, &byte) in fen.iter().enumerate() {
         if byte == b' ' {
@@ -90,32 +88,34 @@ pub(super) fn read_placement(fen: &[u8]) -> Option<(Board, u64, usize)> {
             break;
         }
         let code = PLACEMENT_BYTES[byte as usize];
-        let square = (at ^ 56) & 63;
-        bits[(code & 15) as usize] |= 1 << square;
-        // Every byte XORs a key, so no branch guards the load: a piece its own, anything
-        // else key 0, taken out again after the loop when their number is odd.
-        let on_square = (code >> 31).wrapping_neg() & square;
-        key ^= keys[(code >> 16 & 1023) as usize + on_square as usize];
-        // Two digits in a row, or two slashes (the only way two share a square).
-        bad |= code & BAD | code & previous & (DIGIT | SLASH);
-        slashes |= u64::from(code >> 9 & 1) << (at & 63);
+        bits[(code & 15) as usize] |= 1 << (at & 63);
+        pairs |= code & previous;
         previous = code;
         at += code >> 4 & 15;
     }
-    if bad != 0 || at != 64 || slashes != 0x0101_0101_0101_0100 {
+    // Slashes exactly at 8, 16, ... 56 when each rank fills eight squares.
+    let slashes = 0x0101_0101_0101_0100;
+    if pairs & (DIGIT | SLASH) != 0
+        || at != 64
+        || bits[SLASH_SLOT as usize] != slashes
+        || bits[BAD_SLOT as usize] != 0
+    {
         return None;
-    }
-    let pieces = bits[..12]
-        .iter()
-        .map(|b| b.count_ones() as usize)
-        .sum::<usize>();
-    if (len - pieces) % 2 == 1 {
-        key ^= keys[0];
     }
     let mut board = Board::empty();
     for (i, piece) in Piece::ALL.into_iter().enumerate() {
-        board.toggle(Color::Black, piece, bits[2 * i]);
-        board.toggle(Color::White, piece, bits[2 * i + 1]);
+        board.toggle(Color::Black, piece, bits[2 * i].swap_bytes());
+        board.toggle(Color::White, piece, bits[2 * i + 1].swap_bytes());
+    }
+    let mut key = 0;
+    for (kind, &reading) in bits[..12].iter().enumerate() {
+        let keys = &POLYGLOT_KEYS[64 * kind..][..64];
+        let mut squares = reading;
+        while squares != 0 {
+            // From reading order to a bitboard's square (a8: 0 to 56).
+            key ^= keys[(squares.trailing_zeros() ^ 56) as usize & 63];
+            squares &= squares - 1;
+        }
     }
     Some((board, key, len))
 }
@@ -171,6 +171,9 @@ fn slow_placement(placement: &str) -> Result<Board, FenError> {
 /// most 8 pawns, and no more pieces beyond the starting set than pawns are missing.
 fn check_material(board: &Board) -> Result<(), PositionError> {
     for color in [Color::White, Color::Black] {
+        if within_starting_set(board, color) {
+            continue;
+        }
         let count = board.color_bits(color).count_ones();
         if count > 16 {
             return Err(PositionError::TooManyPieces { color, count });
@@ -197,4 +200,18 @@ fn check_material(board: &Board) -> Result<(), PositionError> {
         }
     }
     Ok(())
+}
+
+/// Whether `color` has no more of each piece than the starting set (one king, checked
+/// before): then none of [`check_material`]'s errors can apply. Most positions are so, and
+/// the test counts only the pawns.
+fn within_starting_set(board: &Board, color: Color) -> bool {
+    let at_most_one = |bits: u64| bits & bits.wrapping_sub(1) == 0;
+    let at_most_two =
+        |piece| at_most_one(board.bits(color, piece) & board.bits(color, piece).wrapping_sub(1));
+    board.bits(color, Piece::Pawn).count_ones() <= 8
+        && at_most_one(board.bits(color, Piece::Queen))
+        && at_most_two(Piece::Rook)
+        && at_most_two(Piece::Bishop)
+        && at_most_two(Piece::Knight)
 }
