@@ -92,7 +92,7 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     let mut collect = MakeChildren(Collect::<S, B>::new(cpu, squares.lines, !sparse));
     let mut split = SkipUntouched {
         inner: VisitSink::new(&mut collect, board),
-        squares,
+        off: !squares.all(),
         empty: !board.occupied_bits(),
         untouched: 0,
         active: !sparse,

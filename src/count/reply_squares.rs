@@ -187,8 +187,9 @@ fn chess960_king_squares(
 pub(crate) struct SkipUntouched<K> {
     /// Where the moves to make go.
     pub(crate) inner: K,
-    /// The node's reply squares.
-    pub(crate) squares: ReplySquares,
+    /// The squares off the node's reply squares ([`ReplySquares::all`]), once per node
+    /// rather than once per target set.
+    pub(crate) off: u64,
     /// The node's empty squares: only quiet moves can be untouched.
     pub(crate) empty: u64,
     /// Untouched moves found so far.
@@ -204,9 +205,8 @@ impl<K: Sink> SkipUntouched<K> {
         if !self.active {
             return targets;
         }
-        let all = self.squares.all();
         // All ones when `from` is off the squares, else zero: no branch.
-        let off = ((!all >> from) & 1).wrapping_neg() & !all;
+        let off = ((self.off >> from) & 1).wrapping_neg() & self.off;
         self.skip(targets, targets & self.empty & off)
     }
 
@@ -217,8 +217,9 @@ impl<K: Sink> SkipUntouched<K> {
         if !self.active {
             return targets;
         }
-        let all = self.squares.all();
-        self.skip(targets, targets & !(all | shift(all, delta)))
+        // A push's from square is on the board: the zeros `shift` brings in never matter.
+        let off = self.off;
+        self.skip(targets, targets & off & shift(off, delta))
     }
 
     #[inline(always)]
