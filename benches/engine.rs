@@ -14,9 +14,10 @@
 //!
 //! `engine/alphabeta/*` and `engine/quiescence/*` (issue 38) time a search on the six
 //! positions: alpha-beta to depth 4, and depth 1 with a captures-only quiescence search,
-//! material only, one total move order for every library (see `search/mod.rs`), so the
-//! trees are identical. Every library's node count and score must equal constmove's list
-//! search, and the alpha-beta score plain minimax's (checked once before measuring).
+//! material only, one total move order for every library, taken by the same pick-next
+//! selection (see `search/mod.rs`), so the trees are identical. Every library's node count
+//! and score must equal constmove's list search, and the alpha-beta score plain minimax's
+//! (checked once before measuring).
 //!
 //! `cargo bench-native --bench engine` (cozy-chess with its pext feature).
 

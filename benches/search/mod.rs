@@ -3,9 +3,11 @@
 //! evaluation, and one move order for all, so the trees are identical and the node counts
 //! must agree. The order is a total key of the move's facts (victim, promotion, mover, from,
 //! to: captures by MVV-LVA, then promotions, then the rest by mover and squares), so no
-//! library's generation order leaks into the tree.
+//! library's generation order leaks into the tree. Every library takes its moves in that order
+//! by the same [`next_key`]: the first ones picked by selection, the rest sorted only when a
+//! node gets that far (a cut-off usually comes first), as engines do.
 //!
-//! constmove runs twice: the list path (`legal_moves` sorted, `play_unchecked` on a copy)
+//! constmove runs twice: the list path (`legal_moves` in key order, `play_unchecked` on a copy)
 //! and the walk path (`Generator::visit` collects the keys, then each child is made, best
 //! first, by `Generator::children_masked` with a mask of its squares, stopping at it with
 //! `Children::is_cut`). The quiescence search generates captures and promotions only:
@@ -93,9 +95,9 @@ fn mover_on(board: &Board, us: Color, square: Square) -> u32 {
     Piece::King as u32 + 1
 }
 
-/// Keys of `moves` (with their list index), sorted.
+/// Keys of `moves` (with their list index), unsorted: [`next_key`] orders them.
 #[inline(always)]
-fn sorted_keys(position: &Position, moves: &MoveList, keys: &mut [u32; 256]) -> usize {
+fn keys_of(position: &Position, moves: &MoveList, keys: &mut [u32; 256]) -> usize {
     let board = position.board();
     let us = position.side_to_move();
     for (i, mv) in moves.iter().enumerate() {
@@ -114,9 +116,7 @@ fn sorted_keys(position: &Position, moves: &MoveList, keys: &mut [u32; 256]) -> 
             to.index() as u32,
         ) | i as u32;
     }
-    let keys = &mut keys[..moves.len()];
-    keys.sort_unstable();
-    keys.len()
+    moves.len()
 }
 
 /// Alpha-beta on `legal_moves`; at depth 0 the evaluation, or quiescence when `QUIESCE`.
@@ -141,9 +141,10 @@ pub fn list_search<const QUIESCE: bool>(
         return if position.is_check() { -MATE } else { 0 };
     }
     let mut keys = [0u32; 256];
-    let count = sorted_keys(position, &moves, &mut keys);
+    let count = keys_of(position, &moves, &mut keys);
     let mut best = -INFINITY;
-    for &key in &keys[..count] {
+    for i in 0..count {
+        let key = next_key(&mut keys[..count], i);
         let mut child = position.clone();
         child.play_unchecked(moves[(key & 0xFF) as usize]);
         let score = -list_search::<QUIESCE>(&child, depth - 1, -beta, -alpha, nodes);
@@ -170,9 +171,10 @@ fn list_quiesce(position: &Position, mut alpha: i32, beta: i32, nodes: &mut u64)
     alpha = alpha.max(stand);
     let moves = position.legal_moves_masked(MoveMask::NOISY);
     let mut keys = [0u32; 256];
-    let count = sorted_keys(position, &moves, &mut keys);
+    let count = keys_of(position, &moves, &mut keys);
     let mut best = stand;
-    for &key in &keys[..count] {
+    for i in 0..count {
+        let key = next_key(&mut keys[..count], i);
         let mut child = position.clone();
         child.play_unchecked(moves[(key & 0xFF) as usize]);
         let score = -list_quiesce(&child, -beta, -alpha, nodes);
@@ -359,9 +361,9 @@ fn walk_search<S: StatusFlags, G: Generator, const QUIESCE: bool>(
         return if node.is_check() { -MATE } else { 0 };
     }
     let keys = &mut keys.keys[..keys.len];
-    keys.sort_unstable();
     let mut best = -INFINITY;
-    for &key in keys.iter() {
+    for i in 0..keys.len() {
+        let key = next_key(keys, i);
         let (from, to, promotion) = decode(key);
         let mut one = OneChild::<G, QUIESCE> {
             promotion,
@@ -407,9 +409,9 @@ fn walk_quiesce<S: StatusFlags, G: Generator>(
     };
     G::visit_masked(node, MoveMask::NOISY, &mut keys);
     let keys = &mut keys.keys[..keys.len];
-    keys.sort_unstable();
     let mut best = stand;
-    for &key in keys.iter() {
+    for i in 0..keys.len() {
+        let key = next_key(keys, i);
         let (from, to, promotion) = decode(key);
         let mut one = OneChild::<G, true> {
             promotion,
@@ -459,7 +461,7 @@ impl Walk for WalkSearch {
 // ----- cozy-chess -----
 
 mod cozy {
-    use super::{INFINITY, MATE, Searched, VALUE, order_key};
+    use super::{INFINITY, MATE, Searched, VALUE, next_key, order_key};
     use cozy_chess::{BitBoard, Board, Move, Piece, Rank, Square};
 
     fn material(board: &Board) -> i32 {
@@ -473,8 +475,8 @@ mod cozy {
         score
     }
 
-    /// The moves (all, or captures and promotions) with their keys, sorted.
-    fn sorted(board: &Board, noisy: bool, moves: &mut [Move; 256], keys: &mut [u32; 256]) -> usize {
+    /// The moves (all, or captures and promotions) with their keys, unsorted.
+    fn keyed(board: &Board, noisy: bool, moves: &mut [Move; 256], keys: &mut [u32; 256]) -> usize {
         let us = board.side_to_move();
         let ours = board.colors(us);
         let theirs = board.colors(!us);
@@ -517,7 +519,6 @@ mod cozy {
             }
             false
         });
-        keys[..len].sort_unstable();
         len
     }
 
@@ -543,7 +544,7 @@ mod cozy {
             promotion: None,
         }; 256];
         let mut keys = [0; 256];
-        let count = sorted(board, false, &mut moves, &mut keys);
+        let count = keyed(board, false, &mut moves, &mut keys);
         if count == 0 {
             return if board.checkers().is_empty() {
                 0
@@ -552,7 +553,8 @@ mod cozy {
             };
         }
         let mut best = -INFINITY;
-        for &key in &keys[..count] {
+        for i in 0..count {
+            let key = next_key(&mut keys[..count], i);
             let mut child = board.clone();
             child.play_unchecked(moves[(key & 0xFF) as usize]);
             let score = -search(&child, depth - 1, -beta, -alpha, quiesce, nodes);
@@ -582,9 +584,10 @@ mod cozy {
             promotion: None,
         }; 256];
         let mut keys = [0; 256];
-        let count = sorted(board, true, &mut moves, &mut keys);
+        let count = keyed(board, true, &mut moves, &mut keys);
         let mut best = stand;
-        for &key in &keys[..count] {
+        for i in 0..count {
+            let key = next_key(&mut keys[..count], i);
             let mut child = board.clone();
             child.play_unchecked(moves[(key & 0xFF) as usize]);
             let score = -quiesce(&child, -beta, -alpha, nodes);
@@ -614,7 +617,7 @@ pub use cozy::run as cozy_chess;
 // ----- shakmaty -----
 
 mod shakmaty_search {
-    use super::{INFINITY, MATE, Searched, VALUE, order_key};
+    use super::{INFINITY, MATE, Searched, VALUE, next_key, order_key};
     use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Rank, Role, Square};
 
     fn material(position: &Chess) -> i32 {
@@ -630,7 +633,7 @@ mod shakmaty_search {
         score
     }
 
-    fn sorted(moves: &MoveList, keys: &mut [u32; 256]) -> usize {
+    fn keyed(moves: &MoveList, keys: &mut [u32; 256]) -> usize {
         for (i, mv) in moves.iter().enumerate() {
             let from = mv.from().expect("no drops in chess");
             let to = match *mv {
@@ -652,7 +655,6 @@ mod shakmaty_search {
                 to.to_u32(),
             ) | i as u32;
         }
-        keys[..moves.len()].sort_unstable();
         moves.len()
     }
 
@@ -677,9 +679,10 @@ mod shakmaty_search {
             return if position.is_check() { -MATE } else { 0 };
         }
         let mut keys = [0; 256];
-        let count = sorted(&moves, &mut keys);
+        let count = keyed(&moves, &mut keys);
         let mut best = -INFINITY;
-        for &key in &keys[..count] {
+        for i in 0..count {
+            let key = next_key(&mut keys[..count], i);
             let mut child = position.clone();
             child.play_unchecked(moves[(key & 0xFF) as usize]);
             let score = -search(&child, depth - 1, -beta, -alpha, quiesce, nodes);
@@ -720,9 +723,10 @@ mod shakmaty_search {
             );
         }
         let mut keys = [0; 256];
-        let count = sorted(&moves, &mut keys);
+        let count = keyed(&moves, &mut keys);
         let mut best = stand;
-        for &key in &keys[..count] {
+        for i in 0..count {
+            let key = next_key(&mut keys[..count], i);
             let mut child = position.clone();
             child.play_unchecked(moves[(key & 0xFF) as usize]);
             let score = -quiesce(&child, -beta, -alpha, nodes);
@@ -748,3 +752,25 @@ mod shakmaty_search {
 }
 
 pub use shakmaty_search::run as shakmaty;
+
+/// Moves taken by selection before the rest of a node's moves are sorted.
+const PICKED: usize = 3;
+
+/// The `i`th smallest of `keys`, for `i` = 0, 1, 2, … in turn: the first [`PICKED`] by
+/// selection (swapped to the front), then the rest sorted once. Keys are unique, so the
+/// order is exactly the sorted one and the trees stay identical.
+#[inline(always)]
+pub fn next_key(keys: &mut [u32], i: usize) -> u32 {
+    if i < PICKED {
+        let mut best = i;
+        for (j, &key) in keys.iter().enumerate().skip(i + 1) {
+            if key < keys[best] {
+                best = j;
+            }
+        }
+        keys.swap(i, best);
+    } else if i == PICKED {
+        keys[PICKED..].sort_unstable();
+    }
+    keys[i]
+}
