@@ -5,7 +5,6 @@
 use super::Position;
 use crate::base::board::Board;
 use crate::base::status::StatusFlags;
-use crate::base::status::{ClearTheirK, ClearTheirQ};
 use crate::generator::children::Counted;
 use crate::generator::entry::{Engine, Operation, RootOp};
 use crate::generator::material::AnyPieces;
@@ -23,7 +22,7 @@ pub(super) struct AnyMoveRoot<'a> {
 impl RootOp for AnyMoveRoot<'_> {
     type Output = bool;
     fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) -> bool {
-        let op = AnyMoveOp::<ClearTheirQ<ClearTheirK<S>>> {
+        let op = AnyMoveOp::<Counted<S>> {
             board: &self.position.board,
             ep: self.position.ep_index(),
             status: PhantomData,
