@@ -65,53 +65,10 @@ fn run(args: Vec<String>) -> Result<(), String> {
 }
 
 /// One more `Walk` type than the library's own, as an embedder writes one (the feature
-/// `extra-walk`): perft by the public visitor, checked against `perft`. Its code is what each
-/// further walk costs, measured by `.ci/embed-check --extra-walk`.
+/// `extra-walk`): the public-API perft of `examples/visitor_perft.rs`, checked against
+/// `perft`. Its code is what each further walk costs, measured by `.ci/embed-check
+/// --extra-walk`.
 #[cfg(feature = "extra-walk")]
-mod extra {
-    use constmove::Move;
-    use constmove::walk::{Children, Generator, Node, StatusFlags, Walk};
-    use core::marker::PhantomData;
-
-    /// Counts the leaves below each child, `depth` plies above the last.
-    struct Count<G> {
-        depth: u32,
-        nodes: u64,
-        engine: PhantomData<G>,
-    }
-
-    impl<G: Generator> Children for Count<G> {
-        #[inline(always)]
-        fn child<C: StatusFlags>(&mut self, child: Node<'_, C>, _: Move) {
-            if self.depth == 1 {
-                self.nodes += G::count_moves(child);
-            } else {
-                self.depth -= 1;
-                G::children(child, self);
-                self.depth += 1;
-            }
-        }
-    }
-
-    /// Perft to `.0` plies by the visitor.
-    pub struct Perft(pub u32);
-
-    impl Walk for Perft {
-        type Output = u64;
-        fn walk<S: StatusFlags, G: Generator>(self, root: Node<'_, S>) -> u64 {
-            match self.0 {
-                0 => 1,
-                1 => G::count_moves(root),
-                depth => {
-                    let mut count = Count::<G> {
-                        depth: depth - 1,
-                        nodes: 0,
-                        engine: PhantomData,
-                    };
-                    G::children(root, &mut count);
-                    count.nodes
-                }
-            }
-        }
-    }
-}
+#[path = "../../../examples/visitor_perft.rs"]
+#[allow(dead_code)] // the example's `main`: only its `Perft` walk is used here
+mod extra;
