@@ -27,6 +27,8 @@ mod workload;
 use error::{CliError, CliResult};
 use std::io::{self, Write};
 use std::process::ExitCode;
+#[cfg(target_os = "linux")]
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The first line of every help text.
 const TITLE: &str = "constmove - a fast legal chess move generator\n";
@@ -288,20 +290,37 @@ fn collect_args() -> CliResult<Vec<String>> {
         .collect()
 }
 
-/// Whether stdout was closed when the program started (`constmove perft 5 >&-`). std gives
-/// a closed standard descriptor /dev/null opened read-write, where a shell's `>/dev/null`
-/// is write-only, so on Linux that pair is the sign; elsewhere it is not detected.
+/// Whether stdout was closed when the program started (`constmove perft 5 >&-`). std puts
+/// /dev/null in place of a closed standard descriptor before `main`, so the descriptor is
+/// looked at earlier, by [`NOTE_CLOSED_STDOUT`]; /dev/null opened by the caller (a shell's
+/// `>/dev/null`, Python's `subprocess.DEVNULL`) is a place to write, not an error.
 #[cfg(target_os = "linux")]
 fn stdout_was_closed() -> bool {
-    let is_null =
-        std::fs::read_link("/proc/self/fd/1").is_ok_and(|path| path.as_os_str() == "/dev/null");
-    is_null
-        && std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
-            info.lines()
-                .filter_map(|line| line.strip_prefix("flags:"))
-                .any(|flags| u32::from_str_radix(flags.trim(), 8).is_ok_and(|flags| flags & 3 == 2))
-        })
+    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
 }
+
+/// Set before `main` when descriptor 1 was closed at exec; read once by `main`.
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// Runs from `.init_array`, before std's start-up fills closed descriptors with /dev/null.
+#[cfg(target_os = "linux")]
+extern "C" fn note_closed_stdout() {
+    // A missing /proc/self/fd/1 beside a readable /proc/self/fd means descriptor 1 is closed;
+    // without /proc nothing is known and nothing is reported.
+    let closed = std::fs::symlink_metadata("/proc/self/fd").is_ok()
+        && std::fs::symlink_metadata("/proc/self/fd/1")
+            .is_err_and(|error| error.kind() == io::ErrorKind::NotFound);
+    STDOUT_CLOSED_AT_START.store(closed, Ordering::Relaxed);
+}
+
+/// The loader calls every function in `.init_array` before the program's own start-up.
+#[cfg(target_os = "linux")]
+#[used]
+// SAFETY: `note_closed_stdout` has the `extern "C" fn()` signature `.init_array` entries need,
+// and only reads /proc and stores an atomic, which is sound before std's start-up.
+#[unsafe(link_section = ".init_array")]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
 
 /// See the Linux version: without /proc a closed stdout goes unnoticed.
 #[cfg(not(target_os = "linux"))]

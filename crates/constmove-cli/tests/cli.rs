@@ -1071,6 +1071,16 @@ fn closed_stdout_is_an_error() {
         .status()
         .expect("the binary runs");
     assert_eq!(status.code(), Some(0));
+    // So is /dev/null opened read-write, as Python's `subprocess.DEVNULL` opens it.
+    let output = Command::new("sh")
+        .args([
+            "-c",
+            "exec \"$0\" perft 2 1<>/dev/null",
+            env!("CARGO_BIN_EXE_constmove"),
+        ])
+        .output()
+        .expect("sh runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 
 #[test]
