@@ -224,7 +224,8 @@ impl CastlingGeometry {
 
     /// Whether `color`'s castle to the `kingside` (or queen side) has its way clear, given its
     /// back rank as one bit per file: `occupied` (everything but the king) and `pinned` (the
-    /// rank-and-file pin mask). The squares between must be empty and the rook not pinned.
+    /// rank-and-file pin mask). The squares between must be empty and the rook not pinned
+    /// where that is not caught by the path and the king's safe squares.
     #[inline(always)]
     pub(crate) const fn path_open(
         &self,
@@ -234,7 +235,11 @@ impl CastlingGeometry {
         pinned: u8,
     ) -> bool {
         let index = right_index(color, kingside);
-        (occupied & self.block[index]) | (pinned & (1 << self.rook_file[index])) == 0
+        // A pinned rook matters only on b, pinned from a: b empties and a sees c, where the
+        // king lands. Any other pinned rook leaves its pinner on the path or seeing a square
+        // the king crosses or lands on, and a pin line through b is that case or one of those.
+        let b_pin = if kingside { 0 } else { 0b10 };
+        (occupied & self.block[index]) | (pinned & b_pin) == 0
     }
 
     /// The squares the king passes over or lands on, its start excluded.
