@@ -6,12 +6,12 @@
 //! and pawns, skip the sorting and count every child of the batch in full, with a counter
 //! compiled for those kinds ([`crate::generator::material`]).
 
-use crate::base::attacks;
+use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H};
 use crate::base::board::Board;
 use crate::base::chess_move::Move;
 use crate::base::status::{Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
-use crate::count::leaf::{count, count_entry};
+use crate::count::leaf::count_entry;
 use crate::count::reply_squares::{ReplySquares, SkipUntouched};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks};
 use crate::generator::children::{Counted, Descend, MakeChildren};
@@ -110,6 +110,7 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
                 board,
                 mover,
                 SparseCount::<S, B> {
+                    board,
                     batch: &collect.batch,
                     cpu,
                     status: PhantomData,
@@ -129,9 +130,33 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     collect.nodes + B::enter(cpu, batch)
 }
 
+/// Where the mover's pieces must stand to attack the squares of the replier's king (on
+/// `king`, status `R`) in a sparse child whose pieces `M` allows: with rooks only, the three
+/// ranks and files around the king, so a rook elsewhere costs the king-ban no lookup. Any
+/// other material, or castling rights (squares beyond the neighbours), skips nothing.
+#[inline(always)]
+fn sparse_reach<R: StatusFlags, M: Material>(king: usize) -> AttackReach {
+    if M::KNIGHTS || M::DIAGONALS || R::OUR_K || R::OUR_Q {
+        return AttackReach::EVERYWHERE;
+    }
+    let rank = 0xFF << (king & 56);
+    let file = 0x0101_0101_0101_0101 << (king & 7);
+    AttackReach {
+        knight: 0,
+        diagonal: 0,
+        orthogonal: rank
+            | rank << 8
+            | rank >> 8
+            | file
+            | (file << 1 & NOT_FILE_A)
+            | (file >> 1 & NOT_FILE_H),
+    }
+}
+
 /// Picks the entry that counts a sparse node's batch for the kinds of piece `M` its
 /// children may hold.
 struct SparseCount<'a, S, B> {
+    board: &'a Board,
     batch: &'a Batch,
     cpu: Cpu<B>,
     status: PhantomData<S>,
@@ -142,6 +167,7 @@ impl<S: StatusFlags, B: Engine> MaterialOp for SparseCount<'_, S, B> {
     #[inline(always)]
     fn run<M: Material>(self) -> u64 {
         let count = CountChildren::<Reply<S>, M> {
+            board: self.board,
             batch: self.batch,
             marker: PhantomData,
         };
@@ -150,8 +176,9 @@ impl<S: StatusFlags, B: Engine> MaterialOp for SparseCount<'_, S, B> {
 }
 
 /// The replier's moves in every child of a sparse batch, all of status `R` and holding only
-/// the kinds of piece `M` allows: one loop with the counter inlined.
+/// the kinds of piece `M` allows: one loop with the counter inlined. `board` is the parent.
 struct CountChildren<'a, R, M> {
+    board: &'a Board,
     batch: &'a Batch,
     marker: PhantomData<(R, M)>,
 }
@@ -161,9 +188,18 @@ impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) -> u64 {
         let batch = self.batch;
+        let replier = Color::from_white(R::WHITE);
+        // The replier's king stays put in every child: its king-ban needs only the mover's
+        // rooks that can reach its squares.
+        let king = self.board.bits(replier, Piece::King).trailing_zeros() as usize;
+        let reach = sparse_reach::<R, M>(king);
         (0..batch.len).fold(0, |nodes, slot| {
+            let child = batch.child(slot);
+            let masks = LegalMasks::compute::<B, M>(child, replier, king);
+            let mut counter = Counter(0);
             // No en passant: the batch holds only children whose status has none.
-            nodes + count::<R, B, M>(batch.child(slot), 0)
+            generate_with_masks::<R, B, M, _>(child, 0, &masks, &reach, &mut counter);
+            nodes + counter.0
         })
     }
 }

@@ -48,7 +48,24 @@ impl LegalMasks {
 
         // Most positions have no enemy slider on the king's lines at all: skip the lookups.
         let their_hv = M::rooks(board, them) | their_queens;
-        if attacks::rook_rays(king) & their_hv != 0 {
+        let on_lines = attacks::rook_rays(king) & their_hv;
+        if !M::KNIGHTS && !M::DIAGONALS {
+            // Kings, rooks and pawns (a rook or two a side): each rook on the king's lines is
+            // tested by its `between` line, which the scan reads anyway, without a lookup.
+            for sniper in BitIter(on_lines) {
+                let line = between(king, sniper);
+                let blockers = line & ours;
+                // Behind a piece of its own side it neither checks nor pins.
+                if line & theirs == 0 {
+                    if blockers == 0 {
+                        checkmask |= line | 1 << sniper;
+                        checkers |= 1 << sniper;
+                    } else if blockers & (blockers - 1) == 0 {
+                        pin_hv |= line | 1 << sniper;
+                    }
+                }
+            }
+        } else if on_lines != 0 {
             let snipers = B::rook(king, theirs) & their_hv;
             pin_hv = scan_snipers(king, snipers, ours, &mut checkmask, &mut checkers);
         }
