@@ -129,22 +129,6 @@ pub(crate) fn visit_filtered<S: StatusFlags, B: Lookup, V: Visitor, F: Filter>(
     generate_filtered::<S, B, AnyPieces, _, F>(board, ep, filter, &mut sink);
 }
 
-/// [`visit_filtered`] for a visitor that ignores the child status, run with a status `S`
-/// that leaves out the opponent's castling rights: the moves come in the full status's
-/// order all the same, those onto the rooks of the rights `held` (see [`VisitSink`]) last
-/// in their groups.
-#[inline(always)]
-pub(crate) fn visit_held<S: StatusFlags, B: Lookup, V: Visitor, F: Filter>(
-    board: &Board,
-    ep: u8,
-    filter: F,
-    held: [u64; 2],
-    visitor: &mut V,
-) {
-    let mut sink = VisitSink::with_held(visitor, board, held);
-    generate_filtered::<S, B, AnyPieces, _, F>(board, ep, filter, &mut sink);
-}
-
 /// Hands every legal move of a board (status `S`, en-passant square `ep`) to a visitor,
 /// inside an engine's entry.
 pub(crate) struct VisitOp<'a, S, V, F = All> {
@@ -197,20 +181,6 @@ impl<'a, V> VisitSink<'a, V, false> {
             visitor,
             rooks,
             held: [0; 2],
-        }
-    }
-}
-
-impl<'a, V> VisitSink<'a, V, true> {
-    /// The sink for the moves of `board` whose opponent holds the castling rights of the
-    /// rooks on `held` (see the field).
-    #[inline(always)]
-    pub(crate) fn with_held(visitor: &'a mut V, board: &Board, held: [u64; 2]) -> Self {
-        let VisitSink { visitor, rooks, .. } = VisitSink::new(visitor, board);
-        VisitSink {
-            visitor,
-            rooks,
-            held,
         }
     }
 }

@@ -327,18 +327,17 @@ impl Position {
     /// The list behind [`Position::legal_moves`] and [`Position::legal_moves_masked`].
     #[inline(always)]
     fn list_moves<F: Filter>(&self, filter: F) -> MoveList {
-        let mut list = MoveList::new();
-        let mut collector = EachMove(|mv: Move| list.push(mv));
-        at_root(
-            self.engine,
-            self.status_index(),
-            ListMoves {
-                position: self,
-                visitor: &mut collector,
-                filter,
-            },
-        );
-        list
+        MoveList::written(|moves| {
+            at_root(
+                self.engine,
+                self.status_index(),
+                ListMoves {
+                    position: self,
+                    moves,
+                    filter,
+                },
+            )
+        })
     }
 
     /// The squares of the opponent's castling rooks (king side, queen side) as bitboards,

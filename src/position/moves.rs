@@ -200,6 +200,15 @@ impl MoveList {
         }
     }
 
+    /// The list of the moves `write` puts at the start of the array, of which it returns
+    /// how many.
+    #[inline(always)]
+    pub(crate) fn written(write: impl FnOnce(&mut [Move; CAPACITY]) -> usize) -> MoveList {
+        let mut list = MoveList::new();
+        list.len = write(&mut list.moves).min(CAPACITY);
+        list
+    }
+
     /// Keeps only the moves for which `keep` is true, in their order.
     ///
     /// # Examples

@@ -4,12 +4,14 @@
 
 use super::Position;
 use crate::base::board::Board;
+use crate::base::chess_move::Move;
 use crate::base::status::StatusFlags;
 use crate::generator::children::Counted;
 use crate::generator::entry::{Engine, Operation, RootOp};
+use crate::generator::list::{ROOM, write_moves};
 use crate::generator::material::AnyPieces;
 use crate::generator::movegen::{Filter, has_legal_move};
-use crate::generator::visitor::{VisitOp, Visitor, visit_held};
+use crate::generator::visitor::{VisitOp, Visitor};
 use crate::slider::Cpu;
 use core::marker::PhantomData;
 
@@ -70,20 +72,20 @@ impl<V: Visitor, F: Filter> RootOp for VisitRoot<'_, V, F> {
 /// [`Position::legal_moves`] once the engine and status are known: the entry is compiled
 /// for the 16 [`Counted`] statuses only (the opponent's rights change only the children's
 /// statuses, which a list does not keep).
-pub(super) struct ListMoves<'a, V, F> {
+pub(super) struct ListMoves<'a, F> {
     pub(super) position: &'a Position,
-    pub(super) visitor: &'a mut V,
+    pub(super) moves: &'a mut [Move; ROOM],
     pub(super) filter: F,
 }
 
-impl<V: Visitor, F: Filter> RootOp for ListMoves<'_, V, F> {
-    type Output = ();
-    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) {
+impl<F: Filter> RootOp for ListMoves<'_, F> {
+    type Output = usize;
+    fn run<S: StatusFlags, B: Engine>(self, cpu: Cpu<B>) -> usize {
         let (king_side, queen_side) = self.position.their_castling_rooks();
-        let op = ListOp::<Counted<S>, V, F> {
+        let op = ListOp::<Counted<S>, F> {
             board: &self.position.board,
             ep: self.position.ep_index(),
-            visitor: self.visitor,
+            moves: self.moves,
             filter: self.filter,
             held: [king_side, queen_side],
             status: PhantomData,
@@ -94,19 +96,19 @@ impl<V: Visitor, F: Filter> RootOp for ListMoves<'_, V, F> {
 
 /// [`ListMoves`] inside the engine's entry: the generator with the opponent's castling
 /// rooks split off at run time (`held`), so the list comes in the other paths' order.
-pub(super) struct ListOp<'a, S, V, F> {
+pub(super) struct ListOp<'a, S, F> {
     board: &'a Board,
     ep: u8,
-    visitor: &'a mut V,
+    moves: &'a mut [Move; ROOM],
     filter: F,
     held: [u64; 2],
     status: PhantomData<S>,
 }
 
-impl<S: StatusFlags, V: Visitor, F: Filter> Operation for ListOp<'_, S, V, F> {
-    type Output = ();
+impl<S: StatusFlags, F: Filter> Operation for ListOp<'_, S, F> {
+    type Output = usize;
     #[inline(always)]
-    fn run<B: Engine>(self, _: Cpu<B>) {
-        visit_held::<S, B, V, F>(self.board, self.ep, self.filter, self.held, self.visitor);
+    fn run<B: Engine>(self, _: Cpu<B>) -> usize {
+        write_moves::<S, B, F>(self.board, self.ep, self.filter, self.held, self.moves)
     }
 }
