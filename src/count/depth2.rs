@@ -78,18 +78,24 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     // Few pieces, only rooks and pawns besides the kings: most moves touch the replier's
     // moves, and sorting them costs more than it saves, so every child is made and counted in
     // full. With a knight, bishop or queen on the board sorting pays even when sparse (it
-    // leaves their many quiet moves untouched). One call of the generator serves both kinds
-    // of node (it is compiled into this entry once); the sorting is switched off at run time
-    // for sparse ones.
+    // leaves their many quiet moves untouched).
     let both = |piece| board.bits(Color::White, piece) | board.bits(Color::Black, piece);
     let sparse = board.occupied_bits().count_ones() < SPARSE
         && both(Piece::Knight) | both(Piece::Bishop) | both(Piece::Queen) == 0;
+    // Sparse nodes with no castling right and no en passant (nearly all) have a generator of
+    // their own that only makes children: no sorting and no marking per child. The few others
+    // share the dense nodes' generator, with the sorting switched off at run time.
+    if sparse && !S::EP && !(S::WK || S::WQ || S::BK || S::BQ) {
+        let mut collect = MakeChildren(Collect::<S, B, false>::new(cpu, 0));
+        generate::<S, B, AnyPieces, _>(board, ep, &mut VisitSink::new(&mut collect, board));
+        return sparse_count(cpu, board, &collect.0);
+    }
     let squares = if sparse {
         ReplySquares::EVERYWHERE
     } else {
         ReplySquares::compute::<S, B>(board)
     };
-    let mut collect = MakeChildren(Collect::<S, B>::new(cpu, squares.lines, !sparse));
+    let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, squares.lines));
     let mut split = SkipUntouched {
         inner: VisitSink::new(&mut collect, board),
         off: !squares.all(),
@@ -103,18 +109,7 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     // By reference: moving the batch out would copy all of it.
     let collect = &collect.0;
     if sparse {
-        // Count for kings, rooks and pawns, unless a promotion may bring another kind.
-        let mover = Color::from_white(S::WHITE);
-        return collect.nodes
-            + Pieces::narrowest(
-                board,
-                mover,
-                SparseCount::<S, B> {
-                    batch: &collect.batch,
-                    cpu,
-                    status: PhantomData,
-                },
-            );
+        return sparse_count(cpu, board, collect);
     }
     if untouched == 0 && collect.batch.len == 0 {
         return collect.nodes;
@@ -127,6 +122,27 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
         status: PhantomData,
     };
     collect.nodes + B::enter(cpu, batch)
+}
+
+/// The leaf count of a sparse node (status `S`) whose children `collect` holds: counted for
+/// kings, rooks and pawns, unless a promotion may bring another kind.
+#[inline(always)]
+fn sparse_count<S: StatusFlags, B: Engine, const MARK: bool>(
+    cpu: Cpu<B>,
+    board: &Board,
+    collect: &Collect<S, B, MARK>,
+) -> u64 {
+    let mover = Color::from_white(S::WHITE);
+    collect.nodes
+        + Pieces::narrowest(
+            board,
+            mover,
+            SparseCount::<S, B> {
+                batch: &collect.batch,
+                cpu,
+                status: PhantomData,
+            },
+        )
 }
 
 /// Picks the entry that counts a sparse node's batch for the kinds of piece `M` its
@@ -432,24 +448,22 @@ impl Batch {
 
 /// Keeps the children the replier's count can be batched for (those whose status counts like
 /// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged) and counts the
-/// rest at once. With `mark`, it also notes which children leave the replier's king lines
+/// rest at once. If `MARK`, it also notes which children leave the replier's king lines
 /// alone (the dense path's sorting; the sparse path counts every child in full).
-struct Collect<S, B> {
+struct Collect<S, B, const MARK: bool> {
     batch: Batch,
     nodes: u64,
-    /// The replier's king lines ([`ReplySquares::lines`]); unused unless `mark`.
+    /// The replier's king lines ([`ReplySquares::lines`]); unused unless `MARK`.
     lines: u64,
-    /// Whether to note the children that leave `lines` alone.
-    mark: bool,
     /// The proof that let `depth2_node` into B's entry, for the children counted at once.
     cpu: Cpu<B>,
     status: PhantomData<S>,
 }
 
-impl<S, B> Collect<S, B> {
-    /// An empty batch (that, with `mark`, notes the children changing no square on `lines`).
+impl<S, B, const MARK: bool> Collect<S, B, MARK> {
+    /// An empty batch (that, if `MARK`, notes the children changing no square on `lines`).
     #[inline(always)]
-    fn new(cpu: Cpu<B>, lines: u64, mark: bool) -> Self {
+    fn new(cpu: Cpu<B>, lines: u64) -> Self {
         Collect {
             batch: Batch {
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
@@ -458,14 +472,13 @@ impl<S, B> Collect<S, B> {
             },
             nodes: 0,
             lines,
-            mark,
             cpu,
             status: PhantomData,
         }
     }
 }
 
-impl<S: StatusFlags, B: Engine> Collect<S, B> {
+impl<S: StatusFlags, B: Engine, const MARK: bool> Collect<S, B, MARK> {
     /// Counts a child (status `C`, en-passant square `ep`) at once instead of batching it.
     #[inline(always)]
     fn count_now<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
@@ -475,7 +488,7 @@ impl<S: StatusFlags, B: Engine> Collect<S, B> {
     }
 }
 
-impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
+impl<S: StatusFlags, B: Engine, const MARK: bool> Descend for Collect<S, B, MARK> {
     #[inline(always)]
     fn descend<C: StatusFlags>(
         &mut self,
@@ -495,7 +508,7 @@ impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
             // Made in its slot: one copy of the parent, no second copy of the child.
             let child = slot.write(*parent);
             make(child);
-            if self.mark {
+            if MARK {
                 // Read back while the child's occupancies are still in registers.
                 let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
                 batch.known |= u64::from((moved | captured) & self.lines == 0) << batch.len;
