@@ -8,11 +8,11 @@
 
 use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H};
 use crate::base::board::Board;
-use crate::base::chess_move::Move;
+use crate::base::chess_move::{Move, MoveKind};
 use crate::base::status::{Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
 use crate::count::leaf::count_entry;
-use crate::count::reply_squares::{ReplySquares, SkipUntouched};
+use crate::count::reply_squares::{Free, FreeMoves, FreeSliders, ReplySquares, SkipUntouched};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks};
 use crate::generator::children::{Counted, Descend, MakeChildren};
 use crate::generator::entry::{Engine, Operation};
@@ -35,6 +35,20 @@ const_assert!(CHILD_BUFFER == u64::BITS as usize);
 /// Below this many pieces on the board, none a knight, bishop or queen, a depth-2 node counts
 /// all its children in full.
 const SPARSE: u32 = 16;
+
+/// From this many free moves on, the passed count notes each free slider's targets
+/// ([`FreeSliders`]) so that a quiet free move recounts only the sliders it changes.
+const NOTE_SLIDERS: usize = 6;
+
+/// What the passed count notes of the replier's unpinned sliders: nothing, their moves in
+/// all, or each one's targets.
+struct SliderNotes;
+
+impl SliderNotes {
+    const NONE: u8 = 0;
+    const TOTAL: u8 = 1;
+    const EACH: u8 = 2;
+}
 
 /// The status the replier's moves are counted with in every batched child of a node whose
 /// status is `S`: the side flips, no en passant, and only the replier's own rights matter.
@@ -78,18 +92,26 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     // Few pieces, only rooks and pawns besides the kings: most moves touch the replier's
     // moves, and sorting them costs more than it saves, so every child is made and counted in
     // full. With a knight, bishop or queen on the board sorting pays even when sparse (it
-    // leaves their many quiet moves untouched). One call of the generator serves both kinds
-    // of node (it is compiled into this entry once); the sorting is switched off at run time
-    // for sparse ones.
+    // leaves their many quiet moves untouched).
     let both = |piece| board.bits(Color::White, piece) | board.bits(Color::Black, piece);
-    let sparse = board.occupied_bits().count_ones() < SPARSE
-        && both(Piece::Knight) | both(Piece::Bishop) | both(Piece::Queen) == 0;
+    let few = board.occupied_bits().count_ones() < SPARSE;
+    let sparse = few && both(Piece::Knight) | both(Piece::Bishop) | both(Piece::Queen) == 0;
+    // Sparse nodes with no castling right and no en passant (nearly all) have a generator of
+    // their own that only makes children: no sorting, marking or free test per child. The few
+    // others share the dense nodes' generator, with the sorting switched off at run time.
+    if sparse && !S::EP && !(S::WK || S::WQ || S::BK || S::BQ) {
+        let mut collect = MakeChildren(Collect::<S, B, false>::new(cpu, !0, !0));
+        generate::<S, B, AnyPieces, _>(board, ep, &mut VisitSink::new(&mut collect, board));
+        return sparse_count(cpu, board, &collect.0);
+    }
     let squares = if sparse {
         ReplySquares::EVERYWHERE
     } else {
         ReplySquares::compute::<S, B>(board)
     };
-    let mut collect = MakeChildren(Collect::<S, B>::new(cpu, squares.lines, !sparse));
+    // No free moves with few pieces: too few to pay for the passed count's notes.
+    let blocked = if few { !0 } else { squares.blocked };
+    let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, squares.lines, blocked));
     let mut split = SkipUntouched {
         inner: VisitSink::new(&mut collect, board),
         off: !squares.all(),
@@ -103,26 +125,16 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     // By reference: moving the batch out would copy all of it.
     let collect = &collect.0;
     if sparse {
-        // Count for kings, rooks and pawns, unless a promotion may bring another kind.
-        let mover = Color::from_white(S::WHITE);
-        return collect.nodes
-            + Pieces::narrowest(
-                board,
-                mover,
-                SparseCount::<S, B> {
-                    board,
-                    batch: &collect.batch,
-                    cpu,
-                    status: PhantomData,
-                },
-            );
+        return sparse_count(cpu, board, collect);
     }
-    if untouched == 0 && collect.batch.len == 0 {
+    let free = &collect.free;
+    if untouched == 0 && collect.batch.len == 0 && free.len() == 0 {
         return collect.nodes;
     }
     let batch = CountBatch::<Reply<S>> {
         board,
         untouched,
+        free,
         batch: &collect.batch,
         squares: &squares,
         status: PhantomData,
@@ -151,6 +163,28 @@ fn sparse_reach<R: StatusFlags, M: Material>(king: usize) -> AttackReach {
             | (file << 1 & NOT_FILE_A)
             | (file >> 1 & NOT_FILE_H),
     }
+}
+
+/// The leaf count of a sparse node (status `S`) whose children `collect` holds: counted for
+/// kings, rooks and pawns, unless a promotion may bring another kind.
+#[inline(always)]
+fn sparse_count<S: StatusFlags, B: Engine, const DENSE: bool>(
+    cpu: Cpu<B>,
+    board: &Board,
+    collect: &Collect<S, B, DENSE>,
+) -> u64 {
+    let mover = Color::from_white(S::WHITE);
+    collect.nodes
+        + Pieces::narrowest(
+            board,
+            mover,
+            SparseCount::<S, B> {
+                board,
+                batch: &collect.batch,
+                cpu,
+                status: PhantomData,
+            },
+        )
 }
 
 /// Picks the entry that counts a sparse node's batch for the kinds of piece `M` its
@@ -209,6 +243,7 @@ impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
 struct CountBatch<'a, R> {
     board: &'a Board,
     untouched: u64,
+    free: &'a FreeMoves,
     batch: &'a Batch,
     squares: &'a ReplySquares,
     status: PhantomData<R>,
@@ -218,7 +253,13 @@ impl<R: StatusFlags> Operation for CountBatch<'_, R> {
     type Output = u64;
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) -> u64 {
-        count_batch::<R, B>(self.board, self.untouched, self.batch, self.squares)
+        count_batch::<R, B>(
+            self.board,
+            self.untouched,
+            self.free,
+            self.batch,
+            self.squares,
+        )
     }
 }
 
@@ -262,6 +303,7 @@ impl PartSets {
 fn count_batch<R: StatusFlags, B: Engine>(
     board: &Board,
     untouched: u64,
+    free: &FreeMoves,
     batch: &Batch,
     squares: &ReplySquares,
 ) -> u64 {
@@ -269,9 +311,30 @@ fn count_batch<R: StatusFlags, B: Engine>(
     let mover = !replier;
     let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, AnyPieces>(board, replier, king);
-    let passed = ReplyParts::count::<R, B>(board, &masks, &squares.king_reach);
+    // The free sliders' moves are needed only when a free move changes a slider's squares.
+    let reach = &squares.king_reach;
+    let union = free.union();
+    // With few free moves a slider's change is cheaper to recount in full than to note
+    // every free slider's targets for (`Free::delta`).
+    let mut sliders = FreeSliders::new();
+    let passed = if union & squares.sliders == 0 {
+        ReplyParts::count::<R, B, { SliderNotes::NONE }>(board, &masks, reach, &mut sliders)
+    } else if free.len() < NOTE_SLIDERS {
+        ReplyParts::count::<R, B, { SliderNotes::TOTAL }>(board, &masks, reach, &mut sliders)
+    } else {
+        ReplyParts::count::<R, B, { SliderNotes::EACH }>(board, &masks, reach, &mut sliders)
+    };
     let passed_total = passed.total();
     let mut nodes = untouched * passed_total;
+    if free.len() != 0 {
+        // Free moves: the passed count changed by what the free pieces gain or lose.
+        let pinned = masks.pin_hv | masks.pin_diag;
+        let pieces = Free::compute(board, R::WHITE, squares, pinned, sliders.total, union);
+        nodes += free.len() as u64 * passed_total;
+        for change in free.changes() {
+            nodes = nodes.wrapping_add(pieces.delta::<B>(change, &sliders));
+        }
+    }
 
     // The masks of the children counted in full, kept for their count.
     let mut full_masks = [const { MaybeUninit::<LegalMasks>::uninit() }; CHILD_BUFFER];
@@ -348,15 +411,17 @@ struct ReplyParts {
 }
 
 impl ReplyParts {
+    /// The parts, with the unpinned sliders' targets noted in `free` if `NOTE`.
     #[inline(always)]
-    fn count<S: StatusFlags, B: Engine>(
+    fn count<S: StatusFlags, B: Engine, const NOTE: u8>(
         board: &Board,
         masks: &LegalMasks,
         reach: &AttackReach,
+        free: &mut FreeSliders,
     ) -> ReplyParts {
         ReplyParts {
             king: Self::king::<S, B>(board, masks, reach),
-            sliders: Self::sliders::<S, B>(board, masks),
+            sliders: Self::sliders_noting::<S, B, NOTE>(board, masks, free),
             pawns: Self::pawns::<S>(board, masks),
             knights: knight_count(board, Color::from_white(S::WHITE), masks),
         }
@@ -380,11 +445,28 @@ impl ReplyParts {
 
     #[inline(always)]
     fn sliders<S: StatusFlags, B: Engine>(board: &Board, masks: &LegalMasks) -> u64 {
+        Self::sliders_noting::<S, B, { SliderNotes::NONE }>(board, masks, &mut FreeSliders::new())
+    }
+
+    /// The sliders' moves, noting the unpinned ones' targets in `free` if `NOTE`.
+    #[inline(always)]
+    fn sliders_noting<S: StatusFlags, B: Engine, const NOTE: u8>(
+        board: &Board,
+        masks: &LegalMasks,
+        free: &mut FreeSliders,
+    ) -> u64 {
         let us = Color::from_white(S::WHITE);
         let movable = !board.color_bits(us) & masks.checkmask;
+        let pinned = masks.pin_hv | masks.pin_diag;
         let mut moves = 0;
-        slider_moves::<B, AnyPieces>(board, us, movable, masks, |_, _, targets| {
+        slider_moves::<B, AnyPieces>(board, us, movable, masks, |piece, from, targets| {
             moves += u64::from(targets.count_ones());
+            let unpinned = (pinned >> from) & 1 == 0;
+            if NOTE == SliderNotes::EACH {
+                free.note(piece, from, targets, unpinned);
+            } else if NOTE == SliderNotes::TOTAL {
+                free.total += targets.count_ones() & u32::from(unpinned).wrapping_neg();
+            }
         });
         moves
     }
@@ -468,24 +550,28 @@ impl Batch {
 
 /// Keeps the children the replier's count can be batched for (those whose status counts like
 /// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged) and counts the
-/// rest at once. With `mark`, it also notes which children leave the replier's king lines
-/// alone (the dense path's sorting; the sparse path counts every child in full).
-struct Collect<S, B> {
+/// rest at once. If `DENSE`, it also notes which children leave the replier's king lines
+/// alone and the free moves (the dense path's sorting; the sparse path counts every child in
+/// full).
+struct Collect<S, B, const DENSE: bool> {
     batch: Batch,
     nodes: u64,
-    /// The replier's king lines ([`ReplySquares::lines`]); unused unless `mark`.
+    /// The replier's king lines ([`ReplySquares::lines`]); unused unless `DENSE`.
     lines: u64,
-    /// Whether to note the children that leave `lines` alone.
-    mark: bool,
+    /// The squares a free move stays off ([`ReplySquares::blocked`]); unused unless `DENSE`.
+    blocked: u64,
+    /// The free moves, noted instead of made.
+    free: FreeMoves,
     /// The proof that let `depth2_node` into B's entry, for the children counted at once.
     cpu: Cpu<B>,
     status: PhantomData<S>,
 }
 
-impl<S, B> Collect<S, B> {
-    /// An empty batch (that, with `mark`, notes the children changing no square on `lines`).
+impl<S, B, const DENSE: bool> Collect<S, B, DENSE> {
+    /// An empty batch (that, if `DENSE`, notes the children changing no square on `lines`,
+    /// and the moves changing none on `blocked` as free).
     #[inline(always)]
-    fn new(cpu: Cpu<B>, lines: u64, mark: bool) -> Self {
+    fn new(cpu: Cpu<B>, lines: u64, blocked: u64) -> Self {
         Collect {
             batch: Batch {
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
@@ -494,14 +580,15 @@ impl<S, B> Collect<S, B> {
             },
             nodes: 0,
             lines,
-            mark,
+            blocked,
+            free: FreeMoves::new(),
             cpu,
             status: PhantomData,
         }
     }
 }
 
-impl<S: StatusFlags, B: Engine> Collect<S, B> {
+impl<S: StatusFlags, B: Engine, const DENSE: bool> Collect<S, B, DENSE> {
     /// Counts a child (status `C`, en-passant square `ep`) at once instead of batching it.
     #[inline(always)]
     fn count_now<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
@@ -511,13 +598,13 @@ impl<S: StatusFlags, B: Engine> Collect<S, B> {
     }
 }
 
-impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
+impl<S: StatusFlags, B: Engine, const DENSE: bool> Descend for Collect<S, B, DENSE> {
     #[inline(always)]
     fn descend<C: StatusFlags>(
         &mut self,
         parent: &Board,
         make: impl FnOnce(&mut Board),
-        _: Move,
+        mv: Move,
         ep: u8,
     ) {
         // Counting reads only the side to move, en passant and the mover's own rights: the
@@ -528,13 +615,30 @@ impl<S: StatusFlags, B: Engine> Descend for Collect<S, B> {
             && C::OUR_Q == <Flip<S> as StatusFlags>::OUR_Q;
         let batch = &mut self.batch;
         if counts_like_flip && let Some(slot) = batch.children.get_mut(batch.len) {
-            // Made in its slot: one copy of the parent, no second copy of the child.
-            let child = slot.write(*parent);
-            make(child);
-            if self.mark {
-                // Read back while the child's occupancies are still in registers.
-                let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
-                batch.known |= u64::from((moved | captured) & self.lines == 0) << batch.len;
+            if DENSE {
+                let kind = mv.kind_code();
+                // Made in its slot: one copy of the parent, no second copy of the child.
+                let changes = if kind == MoveKind::NORMAL || kind == MoveKind::DOUBLE_PUSH {
+                    // A plain move or capture (or a double push no pawn can take) changes its
+                    // from and to squares; off the blocked squares it is free: noted, never
+                    // made (see `Free`).
+                    let change = (1 << mv.from().index()) | (1 << mv.to().index());
+                    if change & self.blocked == 0 {
+                        self.free.push(change);
+                        return;
+                    }
+                    make(slot.write(*parent));
+                    change
+                } else {
+                    let child = slot.write(*parent);
+                    make(child);
+                    // Read back while the child's occupancies are still in registers.
+                    let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
+                    moved | captured
+                };
+                batch.known |= u64::from(changes & self.lines == 0) << batch.len;
+            } else {
+                make(slot.write(*parent));
             }
             batch.len += 1;
         } else {
