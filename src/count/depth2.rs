@@ -551,8 +551,8 @@ impl Batch {
 /// Keeps the children the replier's count can be batched for (those whose status counts like
 /// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged) and counts the
 /// rest at once. If `DENSE`, it also notes which children leave the replier's king lines
-/// alone and the free moves (the dense path's sorting; the sparse path counts every child in
-/// full).
+/// alone and the free moves (the dense path's sorting; sparse nodes with a castling right or
+/// en passant share it with every square on the lines, and count every child in full).
 struct Collect<S, B, const DENSE: bool> {
     batch: Batch,
     nodes: u64,

@@ -10,6 +10,9 @@
 //! - **pins known**: every square the move changes outside [`ReplySquares::lines`], the
 //!   lines through the replier's king. The child gives no check and the replier's pins are
 //!   those of the parent: only the parts of the count whose squares it touches are redone.
+//! - **free**: a plain move or capture with from and to off [`ReplySquares::blocked`] (dense
+//!   nodes only). Its count is the passed count plus what the replier's unpinned sliders,
+//!   pawns and knights gain or lose on its squares ([`Free`]); the child is never made.
 //! - everything else is made and its own masks decide (see `depth2`).
 //!
 //! What the replier's moves read, and so what [`ReplySquares::all`] covers:
@@ -54,13 +57,13 @@ pub(crate) struct ReplySquares {
     /// Where the mover's knights and sliders must stand to attack the king's squares among
     /// those (its free neighbours and castling squares).
     pub(crate) king_reach: AttackReach,
-    /// The king's lines and squares (`lines`, `king`) and the squares the replier's pieces on
-    /// its king's lines read: a quiet move with from and to off these is free (see [`Free`]).
+    /// The king's lines and squares (`lines`, `king`), and the replier's back rank while it
+    /// may castle: a plain move or capture with from and to off these is free (see [`Free`]).
     pub(crate) blocked: u64,
 }
 
-/// The replier's pieces off its king lines (so never pinned) whose moves a quiet move of the
-/// mover can change: its sliders and pawns. A quiet move whose from and to squares are off
+/// The replier's pieces not pinned whose moves a free move of the mover can change: its
+/// sliders, pawns and knights. A plain move or capture with from and to squares off
 /// [`ReplySquares::blocked`] leaves every other part of the replier's count as it was (no
 /// check, the same pins, the king's squares and the pieces on its lines untouched), so the
 /// child's count is the parent's with the turn passed plus what these pieces gain or lose:
@@ -338,8 +341,8 @@ impl ReplySquares {
             | single
             | shift(single & double_push_rank(replier_white), push)
             | attacks::pawn_attacks(pawns, replier_white);
-        // A capture on the replier's back rank may take a castling rook: its child's status
-        // differs.
+        // While the replier may castle its back rank is never free: moves there can change its
+        // castling (a captured castling rook, pieces on the paths).
         let rights_rank = if S::THEIR_K || S::THEIR_Q {
             0xFF << back_rank_base(replier_white)
         } else {

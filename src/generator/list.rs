@@ -14,7 +14,8 @@ use crate::slider::Lookup;
 /// Room in the array the moves are written to; a move beyond it is dropped.
 pub(crate) const ROOM: usize = 256;
 
-/// The most moves one sink call writes: a queen's 27, or eight pawns promoting four ways.
+/// The most moves one `ListSink::each` call writes: a queen's 27 (promotions go through the
+/// checked `push`).
 const MOST_AT_ONCE: usize = 32;
 
 /// Writes the legal moves of `board` (status `S`, which must leave out the opponent's

@@ -153,13 +153,8 @@ impl<S: StatusFlags, V: Visitor, F: Filter> Operation for VisitOp<'_, S, V, F> {
 }
 
 /// Turns target sets into visitor calls.
-pub(crate) struct VisitSink<'a, V, const HELD: bool = false> {
+pub(crate) struct VisitSink<'a, V> {
     visitor: &'a mut V,
-    /// With `HELD`: the opponent's castling rooks (king side, queen side) whose rights the
-    /// status leaves out but the position holds, as bitboards (0 for no right). Moves onto
-    /// them come last in their group, where the full status puts them; their status is not
-    /// split, so only a visitor that ignores the child status may be run this way.
-    held: [u64; 2],
     /// The start squares of the castling rooks as bitboards, by right (White king side and
     /// queen side, then Black's): the corner constants unless a held right's rook is off its
     /// corner, else read from the board once per node. The statuses that hold no right never
@@ -167,7 +162,7 @@ pub(crate) struct VisitSink<'a, V, const HELD: bool = false> {
     rooks: [u64; 4],
 }
 
-impl<'a, V> VisitSink<'a, V, false> {
+impl<'a, V> VisitSink<'a, V> {
     /// The sink for the moves of `board`.
     #[inline(always)]
     pub(crate) fn new(visitor: &'a mut V, board: &Board) -> Self {
@@ -177,15 +172,11 @@ impl<'a, V> VisitSink<'a, V, false> {
         } else {
             STANDARD_ROOKS
         };
-        VisitSink {
-            visitor,
-            rooks,
-            held: [0; 2],
-        }
+        VisitSink { visitor, rooks }
     }
 }
 
-impl<V, const HELD: bool> VisitSink<'_, V, HELD> {
+impl<V> VisitSink<'_, V> {
     /// The castling rook square of `white`'s right to the `kingside` (or queen side).
     #[inline(always)]
     fn rook(&self, white: bool, kingside: bool) -> u64 {
@@ -233,13 +224,13 @@ fn sq(index: usize) -> Square {
 
 /// Visits `from` → each of `targets` with kind `K`, through [`split_at_rooks`] with `M`.
 #[inline(always)]
-fn split_corners<M: StatusFlags, K: Kind, V: Visitor, const HELD: bool>(
-    sink: &mut VisitSink<'_, V, HELD>,
+fn split_corners<M: StatusFlags, K: Kind, V: Visitor>(
+    sink: &mut VisitSink<'_, V>,
     board: &Board,
     from: usize,
     targets: u64,
 ) {
-    split_at_rooks::<M, _, V, HELD>(sink, board, targets, PieceFrom::<K>(from, PhantomData));
+    split_at_rooks::<M, _, V>(sink, board, targets, PieceFrom::<K>(from, PhantomData));
 }
 
 /// How a move onto one target square reaches the visitor, for any child status `C`.
@@ -271,23 +262,19 @@ impl Land for Promotions {
 /// mover's own right changes; landing on the square of the opponent's castling rook while it
 /// still has that right takes the rook and the right with it.
 #[inline(always)]
-fn split_at_rooks<M: StatusFlags, L: Land, V: Visitor, const HELD: bool>(
-    sink: &mut VisitSink<'_, V, HELD>,
+fn split_at_rooks<M: StatusFlags, L: Land, V: Visitor>(
+    sink: &mut VisitSink<'_, V>,
     board: &Board,
     targets: u64,
     land: L,
 ) {
     let their_k = if M::THEIR_K {
         sink.rook(!M::WHITE, true)
-    } else if HELD {
-        sink.held[0]
     } else {
         0
     };
     let their_q = if M::THEIR_Q {
         sink.rook(!M::WHITE, false)
-    } else if HELD {
-        sink.held[1]
     } else {
         0
     };
@@ -307,10 +294,10 @@ fn split_at_rooks<M: StatusFlags, L: Land, V: Visitor, const HELD: bool>(
     }
 }
 
-impl<V: Visitor, const HELD: bool> Sink for VisitSink<'_, V, HELD> {
+impl<V: Visitor> Sink for VisitSink<'_, V> {
     #[inline(always)]
     fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64) {
-        split_corners::<ClearOurBoth<S>, KingKind, V, HELD>(self, board, from, targets);
+        split_corners::<ClearOurBoth<S>, KingKind, V>(self, board, from, targets);
     }
 
     #[inline(always)]
@@ -322,18 +309,18 @@ impl<V: Visitor, const HELD: bool> Sink for VisitSink<'_, V, HELD> {
     #[inline(always)]
     fn piece<S: StatusFlags>(&mut self, board: &Board, piece: Piece, from: usize, targets: u64) {
         match piece {
-            Piece::Knight => split_corners::<S, KnightKind, V, HELD>(self, board, from, targets),
-            Piece::Bishop => split_corners::<S, BishopKind, V, HELD>(self, board, from, targets),
-            Piece::Queen => split_corners::<S, QueenKind, V, HELD>(self, board, from, targets),
+            Piece::Knight => split_corners::<S, KnightKind, V>(self, board, from, targets),
+            Piece::Bishop => split_corners::<S, BishopKind, V>(self, board, from, targets),
+            Piece::Queen => split_corners::<S, QueenKind, V>(self, board, from, targets),
             _ => {
                 // The castling rook leaving its square takes the right of that side with it.
                 let from_bit = 1u64 << from;
                 if S::OUR_K && from_bit == self.rook(S::WHITE, true) {
-                    split_corners::<ClearOurK<S>, RookKind, V, HELD>(self, board, from, targets);
+                    split_corners::<ClearOurK<S>, RookKind, V>(self, board, from, targets);
                 } else if S::OUR_Q && from_bit == self.rook(S::WHITE, false) {
-                    split_corners::<ClearOurQ<S>, RookKind, V, HELD>(self, board, from, targets);
+                    split_corners::<ClearOurQ<S>, RookKind, V>(self, board, from, targets);
                 } else {
-                    split_corners::<S, RookKind, V, HELD>(self, board, from, targets);
+                    split_corners::<S, RookKind, V>(self, board, from, targets);
                 }
             }
         }
@@ -375,7 +362,7 @@ impl<V: Visitor, const HELD: bool> Sink for VisitSink<'_, V, HELD> {
 
     #[inline(always)]
     fn promotions<S: StatusFlags>(&mut self, board: &Board, targets: u64, delta: i8) {
-        split_at_rooks::<S, _, V, HELD>(self, board, targets, Promotions(delta));
+        split_at_rooks::<S, _, V>(self, board, targets, Promotions(delta));
     }
 
     #[inline(always)]

@@ -314,7 +314,7 @@ extern "C" fn note_closed_stdout() {
     STDOUT_CLOSED_AT_START.store(closed, Ordering::Relaxed);
 }
 
-/// The loader calls every function in `.init_array` before the program's own start-up.
+/// libc's start-up calls every function in `.init_array` before the program's own.
 #[cfg(target_os = "linux")]
 #[used]
 // SAFETY: `note_closed_stdout` has the `extern "C" fn()` signature `.init_array` entries need,
