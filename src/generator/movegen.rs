@@ -18,10 +18,14 @@ use crate::base::types::{BitIter, Color, Piece, Square};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks, attacked, king_ban};
 use crate::generator::material::Material;
 use crate::slider::Lookup;
+use core::marker::PhantomData;
 
 /// Receives legal target sets from [`generate`]. `from`/`to` are square indices; pawn sets
 /// come as destination sets with `delta = to - from`.
 pub(crate) trait Sink {
+    /// The generator hands each slider kind to [`Sink::piece`] from one call site (see
+    /// [`PieceVisit::ONE_SITE_A_KIND`]): for sinks whose `piece` is too large to copy.
+    const ONE_SITE_A_KIND: bool = true;
     /// King steps from `from` to each square of `targets`.
     fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64);
     /// Castling by the king on `king_from`, written as the move `king_from` → `target`: the
@@ -46,6 +50,7 @@ pub(crate) trait Sink {
 pub(crate) struct Counter(pub(crate) u64);
 
 impl Sink for Counter {
+    const ONE_SITE_A_KIND: bool = false;
     #[inline(always)]
     fn king<S: StatusFlags>(&mut self, _: &Board, _: usize, targets: u64) {
         self.0 += u64::from(targets.count_ones());
@@ -228,18 +233,18 @@ pub(crate) fn slider_moves<B: Lookup, M: Material>(
     masks: &LegalMasks,
     visit: impl FnMut(Piece, usize, u64),
 ) {
-    slider_moves_from::<B, M>(board, us, !0, movable, masks, visit);
+    slider_moves_from::<B, M, _>(board, us, !0, movable, masks, visit);
 }
 
 /// [`slider_moves`] of the sliders on `origins` only.
 #[inline(always)]
-pub(crate) fn slider_moves_from<B: Lookup, M: Material>(
+pub(crate) fn slider_moves_from<B: Lookup, M: Material, V: PieceVisit>(
     board: &Board,
     us: Color,
     origins: u64,
     movable: u64,
     masks: &LegalMasks,
-    mut visit: impl FnMut(Piece, usize, u64),
+    mut visit: V,
 ) {
     let occupied = board.occupied_bits();
     let LegalMasks {
@@ -249,15 +254,44 @@ pub(crate) fn slider_moves_from<B: Lookup, M: Material>(
     let bishops = M::bishops(board, us) & origins;
     let rooks = M::rooks(board, us) & origins;
     let queens = M::queens(board, us) & origins;
+    if V::ONE_SITE_A_KIND {
+        // A pinned slider joins its kind's loop, its targets cut to its pin line (a piece
+        // stands on one pin line at most): each kind has one call site, so the visit is
+        // inlined once for it.
+        let line = |pins: u64, from: usize| if pins >> from & 1 != 0 { pins } else { !0 };
+        for from in BitIter(bishops & !pin_hv) {
+            let targets = B::bishop(from, occupied) & movable & line(pin_diag, from);
+            visit.visit(Piece::Bishop, from, targets);
+        }
+        for from in BitIter(rooks & !pin_diag) {
+            let targets = B::rook(from, occupied) & movable & line(pin_hv, from);
+            visit.visit(Piece::Rook, from, targets);
+        }
+        for from in BitIter(queens) {
+            // Unpinned: every ray; pinned: the rays along its pin line only.
+            let (straight, diagonal) = if pinned >> from & 1 == 0 {
+                (!0, !0)
+            } else if pin_hv >> from & 1 != 0 {
+                (pin_hv, 0)
+            } else {
+                (0, pin_diag)
+            };
+            let targets = ((B::rook(from, occupied) & straight)
+                | (B::bishop(from, occupied) & diagonal))
+                & movable;
+            visit.visit(Piece::Queen, from, targets);
+        }
+        return;
+    }
     for from in BitIter(bishops & !pinned) {
-        visit(Piece::Bishop, from, B::bishop(from, occupied) & movable);
+        visit.visit(Piece::Bishop, from, B::bishop(from, occupied) & movable);
     }
     for from in BitIter(rooks & !pinned) {
-        visit(Piece::Rook, from, B::rook(from, occupied) & movable);
+        visit.visit(Piece::Rook, from, B::rook(from, occupied) & movable);
     }
     for from in BitIter(queens & !pinned) {
         let targets = (B::rook(from, occupied) | B::bishop(from, occupied)) & movable;
-        visit(Piece::Queen, from, targets);
+        visit.visit(Piece::Queen, from, targets);
     }
     if (bishops | rooks | queens) & pinned != 0 {
         for from in BitIter((bishops | queens) & pin_diag) {
@@ -266,7 +300,7 @@ pub(crate) fn slider_moves_from<B: Lookup, M: Material>(
             } else {
                 Piece::Bishop
             };
-            visit(piece, from, B::bishop(from, occupied) & movable & pin_diag);
+            visit.visit(piece, from, B::bishop(from, occupied) & movable & pin_diag);
         }
         for from in BitIter((rooks | queens) & pin_hv) {
             let piece = if queens & 1 << from != 0 {
@@ -274,8 +308,41 @@ pub(crate) fn slider_moves_from<B: Lookup, M: Material>(
             } else {
                 Piece::Rook
             };
-            visit(piece, from, B::rook(from, occupied) & movable & pin_hv);
+            visit.visit(piece, from, B::rook(from, occupied) & movable & pin_hv);
         }
+    }
+}
+
+/// Receives each slider's legal targets from [`slider_moves`]: a closure, or a sink's
+/// [`Sink::piece`] ([`SinkPieces`]).
+pub(crate) trait PieceVisit {
+    /// Visit each kind from one call site (pinned sliders in their kind's loop), at a few
+    /// instructions a slider: for visits too large to inline at five sites.
+    const ONE_SITE_A_KIND: bool = false;
+    /// `piece` on `from` may move to each square of `targets`.
+    fn visit(&mut self, piece: Piece, from: usize, targets: u64);
+}
+
+impl<F: FnMut(Piece, usize, u64)> PieceVisit for F {
+    #[inline(always)]
+    fn visit(&mut self, piece: Piece, from: usize, targets: u64) {
+        self(piece, from, targets);
+    }
+}
+
+/// Hands the sliders' targets to a sink (status `S`) forced inline: as a closure the
+/// visiting sinks' slider code was left out of line, without the engine's CPU features.
+struct SinkPieces<'a, S, K> {
+    board: &'a Board,
+    sink: &'a mut K,
+    status: PhantomData<S>,
+}
+
+impl<S: StatusFlags, K: Sink> PieceVisit for SinkPieces<'_, S, K> {
+    const ONE_SITE_A_KIND: bool = K::ONE_SITE_A_KIND;
+    #[inline(always)]
+    fn visit(&mut self, piece: Piece, from: usize, targets: u64) {
+        self.sink.piece::<S>(self.board, piece, from, targets);
     }
 }
 
@@ -549,14 +616,12 @@ fn generate_within<S: StatusFlags, B: Lookup, M: Material, K: Sink, F: Filter>(
         knight_moves_from::<M>(board, us, origins, movable, &masks, |from, targets| {
             sink.piece::<S>(board, Piece::Knight, from, targets)
         });
-        slider_moves_from::<B, M>(
+        let pieces = SinkPieces::<S, K> {
             board,
-            us,
-            origins,
-            movable,
-            &masks,
-            |piece, from, targets| sink.piece::<S>(board, piece, from, targets),
-        );
+            sink: &mut *sink,
+            status: PhantomData,
+        };
+        slider_moves_from::<B, M, _>(board, us, origins, movable, &masks, pieces);
     }
 
     let pawns_wanted = F::FULL || board.bits(us, Piece::Pawn) & origins != 0;
