@@ -46,6 +46,16 @@ struct ListSink<'a> {
     held: [u64; 2],
 }
 
+/// The move from square index `from` to `to` of `kind`.
+#[inline(always)]
+fn move_of(from: usize, to: usize, kind: MoveKind) -> Move {
+    Move::new(
+        Square::from_index(from as u32),
+        Square::from_index(to as u32),
+        kind,
+    )
+}
+
 /// The code of the move from `to - delta` to `to` of `kind`, as `add + to * 65` (wrapping).
 #[inline(always)]
 const fn pawn_add(delta: i8, kind: u16) -> u16 {
@@ -110,13 +120,9 @@ impl ListSink<'_> {
     #[inline(always)]
     fn promote_onto(&mut self, targets: u64, delta: i8) {
         for to in BitIter(targets) {
-            let from = Square::from_index((to as isize - delta as isize) as u32);
+            let from = (to as isize - delta as isize) as usize;
             for piece in Piece::PROMOTIONS {
-                self.push(Move::new(
-                    from,
-                    Square::from_index(to as u32),
-                    MoveKind::Promotion(piece),
-                ));
+                self.push(move_of(from, to, MoveKind::Promotion(piece)));
             }
         }
     }
@@ -130,11 +136,7 @@ impl Sink for ListSink<'_> {
 
     #[inline(always)]
     fn castle<S: StatusFlags>(&mut self, _: &Board, king_from: usize, target: usize) {
-        self.push(Move::new(
-            Square::from_index(king_from as u32),
-            Square::from_index(target as u32),
-            MoveKind::Castle,
-        ));
+        self.push(move_of(king_from, target, MoveKind::Castle));
     }
 
     #[inline(always)]
@@ -172,10 +174,6 @@ impl Sink for ListSink<'_> {
 
     #[inline(always)]
     fn en_passant<S: StatusFlags>(&mut self, _: &Board, from: usize, to: usize) {
-        self.push(Move::new(
-            Square::from_index(from as u32),
-            Square::from_index(to as u32),
-            MoveKind::EnPassant,
-        ));
+        self.push(move_of(from, to, MoveKind::EnPassant));
     }
 }

@@ -2,9 +2,10 @@
 //!
 //! A thin layer over the library's public API: perft, divide and statistics of a FEN; a
 //! `Board` named as python-chess names the same things; and batch calls that do a whole
-//! list of FENs in one call on threads, without the GIL. Array results cross as `bytes`
-//! (one copy) and become NumPy arrays in `python/constmove/__init__.py`: no `numpy` crate,
-//! so no second version to keep in step with PyO3.
+//! list of FENs in one call on threads, without the GIL. Array results cross as `bytes` or
+//! `bytearray` (at most one copy; none for one thread's legal moves) and become NumPy
+//! arrays in `python/constmove/__init__.py`: no `numpy` crate, so no second version to keep
+//! in step with PyO3.
 
 use constmove::deep::{HashTable, divide_parallel, divide_parallel_stats};
 use constmove::fen::STARTPOS_FEN;
@@ -14,7 +15,8 @@ use constmove::{
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A FEN as a position, or a `ValueError` whose message names the FEN field at fault.
@@ -463,16 +465,19 @@ impl MoveRows {
     }
 }
 
-/// _legal_moves(fens, threads=None) -> (moves, counts): moves as bytes of (from, to,
-/// promotion) triples, counts as native-endian uint32 per FEN.
+/// _legal_moves(fens, threads=None) -> (moves, counts): moves as a bytearray of (from, to,
+/// promotion) triples, counts as bytes of native-endian uint32 per FEN.
 #[pyfunction]
 #[pyo3(signature = (fens, threads=None))]
 fn _legal_moves<'py>(
     py: Python<'py>,
     fens: &Bound<'py, PyAny>,
     threads: Option<usize>,
-) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyBytes>)> {
     let threads = thread_count(threads)?;
+    if threads == 1 {
+        return legal_moves_in_place(py, fens);
+    }
     let mut parts = Vec::new();
     with_fens(fens, |at, fens| {
         py.detach(|| {
@@ -488,7 +493,93 @@ fn _legal_moves<'py>(
     })?;
     let triples: Vec<&[u8]> = parts.iter().map(MoveRows::triples).collect();
     let counts: Vec<&[u8]> = parts.iter().map(|rows| rows.counts.as_slice()).collect();
-    Ok((joined_bytes(py, &triples)?, joined_bytes(py, &counts)?))
+    let len = triples.iter().map(|part| part.len()).sum();
+    let moves = PyByteArray::new_with(py, len, |out| {
+        let mut at = 0;
+        for part in &triples {
+            out[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
+        Ok(())
+    })?;
+    Ok((moves, joined_bytes(py, &counts)?))
+}
+
+/// Bytes the one-thread `_legal_moves` reserves a FEN before it has seen the moves: 64
+/// moves' triples (games' middles have about 35). Pages never written are never touched.
+const GUESS_PER_FEN: usize = 3 * 64;
+
+/// `_legal_moves` on one thread: the triples written straight into the `bytearray` it
+/// returns, grown while the GIL is held (no buffer in between, no copy, no zeroing).
+fn legal_moves_in_place<'py>(
+    py: Python<'py>,
+    fens: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyBytes>)> {
+    let moves = PyByteArray::new(py, &[]);
+    let mut used = 0;
+    let mut counts = Vec::new();
+    with_fens(fens, |(base, hint), fens| {
+        counts.reserve(fens.len() * 4);
+        let mut done = 0;
+        while done < fens.len() {
+            if moves.len() - used < POSITION_ROOM {
+                let left = hint.max(base + fens.len()) - (base + done);
+                moves.resize(used + (left * GUESS_PER_FEN).max(used / 2) + POSITION_ROOM)?;
+            }
+            // SAFETY: the bytearray was made here and no Python code sees it before it is
+            // returned, so nothing resizes, frees or reads it while the slice lives (the
+            // next resize comes after the slice's last use); its bytes are only written,
+            // as `MaybeUninit`, and it is cut to the written length before it is returned.
+            let buffer = unsafe {
+                std::slice::from_raw_parts_mut(moves.data().cast::<MaybeUninit<u8>>(), moves.len())
+            };
+            let rest = &mut buffer[used..];
+            let (count, wrote) =
+                py.detach(|| write_rows(&fens[done..], base + done, rest, &mut counts))?;
+            done += count;
+            used += wrote;
+        }
+        Ok(())
+    })?;
+    moves.resize(used)?;
+    Ok((moves, PyBytes::new(py, &counts)))
+}
+
+/// Writes the triples of the positions of `fens` (the first one's index `base`) into `out`
+/// while it has room for a position's, and their counts to `counts`; returns how many FENs
+/// were done and how many bytes written. The first bad FEN as a ValueError with its index.
+fn write_rows(
+    fens: &[&str],
+    base: usize,
+    out: &mut [MaybeUninit<u8>],
+    counts: &mut Vec<u8>,
+) -> PyResult<(usize, usize)> {
+    let mut used = 0;
+    for (i, fen) in fens.iter().enumerate() {
+        let Some(room) = out.get_mut(used..used + POSITION_ROOM) else {
+            return Ok((i, used));
+        };
+        let position = Position::from_fen(fen)
+            .map_err(|e| PyValueError::new_err(format!("fens[{}]: {e}: {fen:?}", base + i)))?;
+        let count = write_triples(&position, room);
+        used += 3 * count;
+        counts.extend_from_slice(&(count as u32).to_ne_bytes());
+    }
+    Ok((fens.len(), used))
+}
+
+/// Writes the legal moves of `position` into `room` (at least [`POSITION_ROOM`] bytes) as
+/// triples, one 4-byte store a move straight from the generator, and returns how many.
+#[inline(always)]
+fn write_triples(position: &Position, room: &mut [MaybeUninit<u8>]) -> usize {
+    let mut at = 0;
+    position.for_each_legal(|mv| {
+        if let Some(slot) = room.get_mut(at..at + 4) {
+            slot.write_copy_of_slice(&uci_word(mv).to_le_bytes());
+            at += 3;
+        }
+    });
+    at / 3
 }
 
 /// A move's (from, to, promotion) triple in the low three bytes of a little-endian word.

@@ -70,6 +70,23 @@ def test_legal_moves_of_many_fens_in_every_input_form(fens):
         constmove.legal_move_counts(bad)
 
 
+def test_one_thread_legal_moves_grow_their_buffer():
+    # One thread writes into a buffer guessed at 64 moves a FEN and grows it: 218-move
+    # positions overrun the guess, and an iterator gives no length to guess from at all.
+    most = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1"
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    fens = [most, start] * 500
+    want = [(m.from_square, m.to_square, m.promotion or 0) for f in fens for m in constmove.Board(f).legal_moves]
+    assert len(want) == 500 * (218 + 20)
+    for form in (fens, "\n".join(fens).encode()):
+        moves, offsets = constmove.legal_moves(form, threads=1)
+        assert [tuple(row) for row in moves.tolist()] == want
+        assert offsets.tolist()[:3] == [0, 218, 238] and offsets[-1] == len(want)
+    moves, counts = constmove._constmove._legal_moves(iter(fens), 1)
+    assert [tuple(row) for row in np.frombuffer(moves, np.uint8).reshape(-1, 3).tolist()] == want
+    assert np.frombuffer(counts, np.uint32).tolist() == [218, 20] * 500
+
+
 def test_legal_masks_match_board(fens):
     masks = constmove.legal_masks(fens)
     assert masks.shape == (len(fens), 64, 64) and masks.dtype == np.bool_

@@ -38,13 +38,13 @@ pub(super) fn check_board(board: &Board) -> Result<(), PositionError> {
 
 /// What a placement byte is, for [`read_placement`]: bits 0-3 the slot of `bits` it marks
 /// (a piece's Polyglot kind: black pawn 0, white pawn 1, … white king 11; [`DIGIT_SLOT`],
-/// [`SLASH_SLOT`] or [`BAD_SLOT`]), bits 4-7 how many squares it fills, bits 8-9 the flags
-/// that two in a row make wrong.
+/// [`SLASH_SLOT`] or [`BAD_SLOT`]), bits 8-9 the flags that two in a row make wrong, bits
+/// 28-31 how many squares it fills (a shift alone reads them).
 const PLACEMENT_BYTES: [u32; 256] = {
     let mut table = [BAD_SLOT; 256];
     let mut digit = 1;
     while digit <= 8 {
-        table[(b'0' + digit) as usize] = DIGIT | DIGIT_SLOT | (digit as u32) << 4;
+        table[(b'0' + digit) as usize] = DIGIT | DIGIT_SLOT | (digit as u32) << SQUARES;
         digit += 1;
     }
     table[b'/' as usize] = SLASH | SLASH_SLOT;
@@ -52,8 +52,8 @@ const PLACEMENT_BYTES: [u32; 256] = {
     let mut i = 0;
     while i < 6 {
         let black = 2 * i as u32;
-        table[letters[i] as usize] = black | 1 << 4;
-        table[letters[i].to_ascii_uppercase() as usize] = (black + 1) | 1 << 4;
+        table[letters[i] as usize] = black | 1 << SQUARES;
+        table[letters[i].to_ascii_uppercase() as usize] = (black + 1) | 1 << SQUARES;
         i += 1;
     }
     table
@@ -65,6 +65,8 @@ const SLASH_SLOT: u32 = 13;
 const BAD_SLOT: u32 = 14;
 const DIGIT: u32 = 1 << 8;
 const SLASH: u32 = 1 << 9;
+/// The shift of a byte's square count in its code.
+const SQUARES: u32 = 28;
 
 /// The board of a well-formed placement at the start of `fen`, its pieces' Zobrist key and
 /// where it ends (at the end or the first space), in one pass with no branch a byte (which
@@ -81,17 +83,17 @@ pub(super) fn read_placement(fen: &[u8]) -> Option<(Board, u64, usize)> {
     // slashes share a square).
     let mut pairs = 0u32;
     let mut previous = 0u32;
-    let mut len = fen.len();
-    for (i, &byte) in fen.iter().enumerate() {
+    let mut len = 0;
+    while let Some(&byte) = fen.get(len) {
         if byte == b' ' {
-            len = i;
             break;
         }
         let code = PLACEMENT_BYTES[byte as usize];
         bits[(code & 15) as usize] |= 1 << (at & 63);
         pairs |= code & previous;
         previous = code;
-        at += code >> 4 & 15;
+        at += code >> SQUARES;
+        len += 1;
     }
     // Slashes exactly at 8, 16, ... 56 when each rank fills eight squares.
     let slashes = 0x0101_0101_0101_0100;
