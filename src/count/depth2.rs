@@ -8,7 +8,7 @@
 
 use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H};
 use crate::base::board::Board;
-use crate::base::chess_move::{Move, MoveKind};
+use crate::base::chess_move::Move;
 use crate::base::status::{Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
 use crate::count::leaf::count_entry;
@@ -100,7 +100,11 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     // their own that only makes children: no sorting, marking or free test per child. The few
     // others share the dense nodes' generator, with the sorting switched off at run time.
     if sparse && !S::EP && !(S::WK || S::WQ || S::BK || S::BQ) {
-        let mut collect = MakeChildren(Collect::<S, B, false>::new(cpu, !0, !0));
+        let mut collect = MakeChildren(Collect::<S, B, false>::new(
+            cpu,
+            &ReplySquares::EVERYWHERE,
+            !0,
+        ));
         generate::<S, B, AnyPieces, _>(board, ep, &mut VisitSink::new(&mut collect, board));
         return sparse_count(cpu, board, &collect.0);
     }
@@ -111,10 +115,11 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     };
     // No free moves with few pieces: too few to pay for the passed count's notes.
     let blocked = if few { !0 } else { squares.blocked };
-    let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, squares.lines, blocked));
+    let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, &squares, blocked));
     let mut split = SkipUntouched {
         inner: VisitSink::new(&mut collect, board),
-        off: !squares.all(),
+        off_from: squares.off_from(),
+        off_to: squares.off_to(),
         empty: !board.occupied_bits(),
         untouched: 0,
         active: !sparse,
@@ -171,7 +176,7 @@ fn sparse_reach<R: StatusFlags, M: Material>(king: usize) -> AttackReach {
 fn sparse_count<S: StatusFlags, B: Engine, const DENSE: bool>(
     cpu: Cpu<B>,
     board: &Board,
-    collect: &Collect<S, B, DENSE>,
+    collect: &Collect<'_, S, B, DENSE>,
 ) -> u64 {
     let mover = Color::from_white(S::WHITE);
     collect.nodes
@@ -553,13 +558,17 @@ impl Batch {
 /// rest at once. If `DENSE`, it also notes which children leave the replier's king lines
 /// alone and the free moves (the dense path's sorting; sparse nodes with a castling right or
 /// en passant share it with every square on the lines, and count every child in full).
-struct Collect<S, B, const DENSE: bool> {
+struct Collect<'a, S, B, const DENSE: bool> {
     batch: Batch,
     nodes: u64,
-    /// The replier's king lines ([`ReplySquares::lines`]); unused unless `DENSE`.
-    lines: u64,
-    /// The squares a free move stays off ([`ReplySquares::blocked`]); unused unless `DENSE`.
+    /// The replier's king lines ([`ReplySquares::lines`], `leave` and `arrive`); unused
+    /// unless `DENSE`. By reference: sparse nodes pass a constant and store nothing.
+    squares: &'a ReplySquares,
+    /// The other squares a free move stays off ([`ReplySquares::blocked`]); unused unless
+    /// `DENSE`.
     blocked: u64,
+    /// `blocked` and the king lines: a plain move off these is free.
+    wide: u64,
     /// The free moves, noted instead of made.
     free: FreeMoves,
     /// The proof that let `depth2_node` into B's entry, for the children counted at once.
@@ -567,11 +576,11 @@ struct Collect<S, B, const DENSE: bool> {
     status: PhantomData<S>,
 }
 
-impl<S, B, const DENSE: bool> Collect<S, B, DENSE> {
-    /// An empty batch (that, if `DENSE`, notes the children changing no square on `lines`,
-    /// and the moves changing none on `blocked` as free).
+impl<'a, S, B, const DENSE: bool> Collect<'a, S, B, DENSE> {
+    /// An empty batch (that, if `DENSE`, notes the children leaving the king lines of
+    /// `squares` alone, and those that also change no square on `blocked` as free).
     #[inline(always)]
-    fn new(cpu: Cpu<B>, lines: u64, blocked: u64) -> Self {
+    fn new(cpu: Cpu<B>, squares: &'a ReplySquares, blocked: u64) -> Self {
         Collect {
             batch: Batch {
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
@@ -579,8 +588,9 @@ impl<S, B, const DENSE: bool> Collect<S, B, DENSE> {
                 known: 0,
             },
             nodes: 0,
-            lines,
+            squares,
             blocked,
+            wide: squares.lines | blocked,
             free: FreeMoves::new(),
             cpu,
             status: PhantomData,
@@ -588,7 +598,7 @@ impl<S, B, const DENSE: bool> Collect<S, B, DENSE> {
     }
 }
 
-impl<S: StatusFlags, B: Engine, const DENSE: bool> Collect<S, B, DENSE> {
+impl<S: StatusFlags, B: Engine, const DENSE: bool> Collect<'_, S, B, DENSE> {
     /// Counts a child (status `C`, en-passant square `ep`) at once instead of batching it.
     #[inline(always)]
     fn count_now<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
@@ -598,45 +608,79 @@ impl<S: StatusFlags, B: Engine, const DENSE: bool> Collect<S, B, DENSE> {
     }
 }
 
-impl<S: StatusFlags, B: Engine, const DENSE: bool> Descend for Collect<S, B, DENSE> {
+impl<S: StatusFlags, B: Engine, const DENSE: bool> Collect<'_, S, B, DENSE> {
+    /// Whether a child of status `C` counts like the batch's (see [`Collect`]).
+    #[inline(always)]
+    fn counts_like_flip<C: StatusFlags>() -> bool {
+        // Counting reads only the side to move, en passant and the mover's own rights: the
+        // mover's lost rights (a king or rook move, castling) do not matter.
+        !C::EP
+            && C::WHITE == <Flip<S> as StatusFlags>::WHITE
+            && C::OUR_K == <Flip<S> as StatusFlags>::OUR_K
+            && C::OUR_Q == <Flip<S> as StatusFlags>::OUR_Q
+    }
+}
+
+impl<S: StatusFlags, B: Engine, const DENSE: bool> Descend for Collect<'_, S, B, DENSE> {
     #[inline(always)]
     fn descend<C: StatusFlags>(
         &mut self,
         parent: &Board,
         make: impl FnOnce(&mut Board),
-        mv: Move,
+        _mv: Move,
         ep: u8,
     ) {
-        // Counting reads only the side to move, en passant and the mover's own rights: the
-        // mover's lost rights (a king or rook move, castling) do not matter.
-        let counts_like_flip = !C::EP
-            && C::WHITE == <Flip<S> as StatusFlags>::WHITE
-            && C::OUR_K == <Flip<S> as StatusFlags>::OUR_K
-            && C::OUR_Q == <Flip<S> as StatusFlags>::OUR_Q;
+        // Castles, promotions and en passant: made, and marked by the squares they change.
         let batch = &mut self.batch;
-        if counts_like_flip && let Some(slot) = batch.children.get_mut(batch.len) {
+        if Self::counts_like_flip::<C>()
+            && let Some(slot) = batch.children.get_mut(batch.len)
+        {
+            let child = slot.write(*parent);
+            make(child);
             if DENSE {
-                let kind = mv.kind_code();
+                // Read back while the child's occupancies are still in registers.
+                let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
+                batch.known |= u64::from((moved | captured) & self.squares.lines == 0) << batch.len;
+            }
+            batch.len += 1;
+        } else {
+            self.count_now::<C>(parent, make, ep);
+        }
+    }
+
+    #[inline(always)]
+    fn descend_piece<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        mv: Move,
+        ep: u8,
+        piece: Piece,
+    ) {
+        let batch = &mut self.batch;
+        if Self::counts_like_flip::<C>()
+            && let Some(slot) = batch.children.get_mut(batch.len)
+        {
+            if DENSE {
+                // A plain move or capture (or a double push no pawn can take) changes its
+                // from and to squares: off the king lines it gives no check and keeps the
+                // pins, and off the blocked squares too it is free: noted, never made (see
+                // `Free`).
+                let (from, to) = (1 << mv.from().index(), 1 << mv.to().index());
+                // Most free moves are off every king line: one test for them.
+                if (from | to) & self.wide == 0 {
+                    self.free.push(from | to);
+                    return;
+                }
+                let squares = self.squares;
+                let touch = (from & squares.leave) | (to & squares.arrive[piece as usize]);
+                if touch | ((from | to) & self.blocked) == 0 {
+                    self.free.push(from | to);
+                    return;
+                }
                 // Made in its slot: one copy of the parent, no second copy of the child.
-                let changes = if kind == MoveKind::NORMAL || kind == MoveKind::DOUBLE_PUSH {
-                    // A plain move or capture (or a double push no pawn can take) changes its
-                    // from and to squares; off the blocked squares it is free: noted, never
-                    // made (see `Free`).
-                    let change = (1 << mv.from().index()) | (1 << mv.to().index());
-                    if change & self.blocked == 0 {
-                        self.free.push(change);
-                        return;
-                    }
-                    make(slot.write(*parent));
-                    change
-                } else {
-                    let child = slot.write(*parent);
-                    make(child);
-                    // Read back while the child's occupancies are still in registers.
-                    let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
-                    moved | captured
-                };
-                batch.known |= u64::from(changes & self.lines == 0) << batch.len;
+                make(slot.write(*parent));
+                batch.known |= u64::from(touch == 0) << batch.len;
             } else {
                 make(slot.write(*parent));
             }

@@ -4,29 +4,34 @@
 //! At a depth-2 node the side to move (the *mover*) makes each child and the other side (the
 //! *replier*) has its moves counted there. What a quiet move of the mover touches decides how
 //! much of that count must be done again:
-//! - **untouched**: from and to outside [`ReplySquares::all`]. Every legal move of the replier
-//!   is as it was, so the replier has exactly as many moves as on the parent's board with the
-//!   turn passed: one count of that serves all such children, and none is made.
-//! - **pins known**: every square the move changes outside [`ReplySquares::lines`], the
-//!   lines through the replier's king. The child gives no check and the replier's pins are
-//!   those of the parent: only the parts of the count whose squares it touches are redone.
-//! - **free**: a plain move or capture with from and to off [`ReplySquares::blocked`] (dense
-//!   nodes only). Its count is the passed count plus what the replier's unpinned sliders,
-//!   pawns and knights gain or lose on its squares ([`Free`]); the child is never made.
+//! - **untouched**: from on [`ReplySquares::off_from`] and to on [`ReplySquares::off_to`]
+//!   of its piece. Every legal move of the replier is as it was,
+//!   so the replier has exactly as many moves as on the parent's board with the turn passed:
+//!   one count of that serves all such children, and none is made.
+//! - **pins known**: a plain move or capture from off [`ReplySquares::leave`] to off
+//!   [`ReplySquares::arrive`] for its piece, or another move changing no square of
+//!   [`ReplySquares::lines`]. The child gives no check and the replier's pins are those of
+//!   the parent: only the parts of the count whose squares it touches are redone.
+//! - **free**: a plain move or capture with pins known and from and to off
+//!   [`ReplySquares::blocked`] (dense nodes only). Its count is the passed count plus what
+//!   the replier's unpinned sliders, pawns and knights gain or lose on its squares ([`Free`]);
+//!   the child is never made.
 //! - everything else is made and its own masks decide (see `depth2`).
 //!
-//! What the replier's moves read, and so what [`ReplySquares::all`] covers:
+//! What the replier's moves read:
 //! - its sliders' rays (a square on one that empties or fills changes it),
 //! - its pawns' push and capture squares (emptiness and victims),
-//! - the lines through its king up to the second piece (checks, discovered checks, pins),
-//!   and the squares a knight or pawn checks it from,
+//! - its king's lines: where a slider of the line's kind arriving checks or pins (up to the
+//!   first piece, through a first piece of the replier's to the second), the pin lines (a
+//!   piece arriving breaks the pin), the mover's pieces whose leaving discovers a check or a
+//!   pin, and the squares a knight or pawn checks it from,
 //! - the squares its king may step or castle to and castle across, everything that sees them
 //!   (attackers arriving, leaving, or blocked), and the castling paths that must be empty.
 //!
 //! Knights' moves do not depend on a quiet move elsewhere: a target that empties or fills with
 //! an enemy piece is one move either way.
 
-use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H, shift};
+use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H, between, shift};
 use crate::base::board::Board;
 use crate::base::castling::CastlingGeometry;
 use crate::base::geometry::{
@@ -44,9 +49,15 @@ use core::mem::MaybeUninit;
 /// leave the replier's moves alone, by what depends on them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ReplySquares {
-    /// The lines through the replier's king: off these, the child gives no check and the
-    /// replier's pins stay.
+    /// The lines through the replier's king: a move whose squares are all off these gives
+    /// no check and keeps the replier's pins (castles, promotions and en passant are tested
+    /// against them; plain moves against `leave` and `arrive`, which are narrower).
     pub(crate) lines: u64,
+    /// The mover's pieces whose leaving can discover a check or make or break a pin.
+    pub(crate) leave: u64,
+    /// By the moving piece's kind ([`Piece`] index), the squares where its arrival can check
+    /// or make or break a pin; the replier's pieces on `lines` too, for captures.
+    pub(crate) arrive: [u64; 6],
     /// The replier's slider rays.
     pub(crate) sliders: u64,
     /// The replier's pawn push and capture squares.
@@ -57,8 +68,8 @@ pub(crate) struct ReplySquares {
     /// Where the mover's knights and sliders must stand to attack the king's squares among
     /// those (its free neighbours and castling squares).
     pub(crate) king_reach: AttackReach,
-    /// The king's lines and squares (`lines`, `king`), and the replier's back rank while it
-    /// may castle: a plain move or capture with from and to off these is free (see [`Free`]).
+    /// The king's squares (`king`) and the replier's back rank while it may castle: a plain
+    /// move or capture off these, `leave` and `arrive` is free (see [`Free`]).
     pub(crate) blocked: u64,
 }
 
@@ -293,6 +304,8 @@ impl ReplySquares {
     /// Every square on every line: what a sparse depth-2 node, which sorts nothing, passes.
     pub(crate) const EVERYWHERE: ReplySquares = ReplySquares {
         lines: !0,
+        leave: !0,
+        arrive: [!0; 6],
         sliders: !0,
         pawns: !0,
         king: !0,
@@ -308,16 +321,48 @@ impl ReplySquares {
         let occupied = board.occupied_bits();
         let own = board.color_bits(replier);
 
-        // Lines from the king up to the second piece on each: a piece arriving on or leaving
-        // them can check, discover check, pin or unpin. Knights and pawns check from nearby.
+        // Lines from the king up to its first piece, and through a first piece of its own up
+        // to the second: a slider of their kind arriving there checks or pins (past the
+        // mover's first piece nothing can). Knights and pawns check from nearby.
         let king_bit = board.bits(replier, Piece::King);
         let king = king_bit.trailing_zeros() as usize;
-        let first_rook = B::rook(king, occupied);
-        let first_bishop = B::bishop(king, occupied);
-        let lines = B::rook(king, occupied & !first_rook)
-            | B::bishop(king, occupied & !first_bishop)
-            | attacks::knight(king)
-            | attacks::pawn_attacks_from(king, replier_white);
+        let ortho = B::rook(king, occupied & !(B::rook(king, occupied) & own));
+        let diag = B::bishop(king, occupied & !(B::bishop(king, occupied) & own));
+        let knight_checks = attacks::knight(king);
+        let pawn_checks = attacks::pawn_attacks_from(king, replier_white);
+        // The mover's sliders on the king's lines: the one mover's piece between such a slider
+        // and the king with at most one of the replier's can discover a check or a pin by
+        // leaving; with none between, the slider pins (or checks) and its line is the pin.
+        let theirs = occupied & !own;
+        let their_queens = board.bits(!replier, Piece::Queen);
+        let aligned = ((board.bits(!replier, Piece::Bishop) | their_queens)
+            & attacks::bishop_rays(king))
+            | ((board.bits(!replier, Piece::Rook) | their_queens) & attacks::rook_rays(king));
+        let (mut leave, mut pin) = (0, 0);
+        for slider in BitIter(aligned) {
+            let line = between(king, slider);
+            let (mine, others) = (line & own, line & theirs);
+            if mine & mine.wrapping_sub(1) == 0 {
+                if others == 0 {
+                    leave |= 1 << slider;
+                    pin |= line;
+                } else if others & others.wrapping_sub(1) == 0 {
+                    leave |= others;
+                }
+            }
+        }
+        let lines = ortho | diag | knight_checks | pawn_checks | leave | pin;
+        // A piece arriving on a pin line breaks the pin; a capture on the lines is tested as
+        // any piece.
+        let common = pin | (lines & own);
+        let arrive = [
+            common | pawn_checks,
+            common | knight_checks,
+            common | diag,
+            common | ortho,
+            common | diag | ortho,
+            common,
+        ];
 
         // Slider rays: a square on one that empties or fills lengthens or cuts it.
         let queens = board.bits(replier, Piece::Queen);
@@ -388,18 +433,34 @@ impl ReplySquares {
         }
         ReplySquares {
             lines,
+            leave,
+            arrive,
             sliders,
             pawns: pawn_squares,
             king: king_zone,
             king_reach,
-            blocked: lines | king_zone | rights_rank,
+            blocked: king_zone | rights_rank,
         }
     }
 
-    /// Off all of these, the replier's moves are exactly those with the turn passed.
+    /// The parts' squares, king lines aside.
     #[inline(always)]
-    pub(crate) fn all(&self) -> u64 {
-        self.lines | self.sliders | self.pawns | self.king
+    fn parts(&self) -> u64 {
+        self.sliders | self.pawns | self.king
+    }
+
+    /// Off these, a plain move's from square leaves the replier's moves as they are.
+    #[inline(always)]
+    pub(crate) fn off_from(&self) -> u64 {
+        !(self.leave | self.parts())
+    }
+
+    /// Off these, a quiet move of each kind of piece leaves the replier's moves as they are
+    /// on arriving (its from square off [`ReplySquares::off_from`]).
+    #[inline(always)]
+    pub(crate) fn off_to(&self) -> [u64; 6] {
+        let parts = self.parts();
+        self.arrive.map(|arrive| !(arrive | parts))
     }
 }
 
@@ -483,9 +544,11 @@ impl FreeMoves {
 pub(crate) struct SkipUntouched<K> {
     /// Where the moves to make go.
     pub(crate) inner: K,
-    /// The squares off the node's reply squares ([`ReplySquares::all`]), once per node
-    /// rather than once per target set.
-    pub(crate) off: u64,
+    /// The from squares off the node's reply squares ([`ReplySquares::off_from`]), once per
+    /// node rather than once per target set.
+    pub(crate) off_from: u64,
+    /// The to squares off them, by the moving piece's kind ([`ReplySquares::off_to`]).
+    pub(crate) off_to: [u64; 6],
     /// The node's empty squares: only quiet moves can be untouched.
     pub(crate) empty: u64,
     /// Untouched moves found so far.
@@ -495,14 +558,14 @@ pub(crate) struct SkipUntouched<K> {
 }
 
 impl<K: Sink> SkipUntouched<K> {
-    /// Counts the untouched targets of a piece on `from` and returns the others.
+    /// Counts the untouched targets of a `piece` on `from` and returns the others.
     #[inline(always)]
-    fn split_from(&mut self, from: usize, targets: u64) -> u64 {
+    fn split_from(&mut self, piece: Piece, from: usize, targets: u64) -> u64 {
         if !self.active {
             return targets;
         }
         // All ones when `from` is off the squares, else zero: no branch.
-        let off = ((self.off >> from) & 1).wrapping_neg() & self.off;
+        let off = ((self.off_from >> from) & 1).wrapping_neg() & self.off_to[piece as usize];
         self.skip(targets, targets & self.empty & off)
     }
 
@@ -514,8 +577,8 @@ impl<K: Sink> SkipUntouched<K> {
             return targets;
         }
         // A push's from square is on the board: the zeros `shift` brings in never matter.
-        let off = self.off;
-        self.skip(targets, targets & off & shift(off, delta))
+        let off = self.off_to[Piece::Pawn as usize] & shift(self.off_from, delta);
+        self.skip(targets, targets & off)
     }
 
     #[inline(always)]
@@ -528,7 +591,7 @@ impl<K: Sink> SkipUntouched<K> {
 impl<K: Sink> Sink for SkipUntouched<K> {
     #[inline(always)]
     fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64) {
-        let targets = self.split_from(from, targets);
+        let targets = self.split_from(Piece::King, from, targets);
         self.inner.king::<S>(board, from, targets);
     }
     #[inline(always)]
@@ -537,7 +600,7 @@ impl<K: Sink> Sink for SkipUntouched<K> {
     }
     #[inline(always)]
     fn piece<S: StatusFlags>(&mut self, board: &Board, piece: Piece, from: usize, targets: u64) {
-        let targets = self.split_from(from, targets);
+        let targets = self.split_from(piece, from, targets);
         self.inner.piece::<S>(board, piece, from, targets);
     }
     #[inline(always)]

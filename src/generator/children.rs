@@ -25,6 +25,20 @@ pub(crate) trait Descend {
         ep: u8,
     );
 
+    /// [`Descend::descend`] for a plain move, capture or double push of a `piece`: walks
+    /// that sort moves by the moving piece override it.
+    #[inline(always)]
+    fn descend_piece<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        mv: Move,
+        ep: u8,
+        _piece: Piece,
+    ) {
+        self.descend::<C>(parent, make, mv, ep);
+    }
+
     /// [`Descend::descend`] for a castle: walks that treat castles apart override it.
     #[inline(always)]
     fn descend_castle<C: StatusFlags>(
@@ -57,7 +71,7 @@ impl<D: Descend> MakeChildren<D> {
     ) {
         let make = |child: &mut Board| child.apply_move(mover::<C>(), piece, from, to);
         let mv = Move::new(from, to, MoveKind::Normal);
-        self.0.descend::<C>(board, make, mv, 0);
+        self.0.descend_piece::<C>(board, make, mv, 0, piece);
     }
 }
 
@@ -83,7 +97,7 @@ impl<D: Descend> Visitor for MakeChildren<D> {
         let ep = ((from.index() + to.index()) / 2) as u8;
         let make = |child: &mut Board| child.apply_move(mover::<C>(), Piece::Pawn, from, to);
         let mv = Move::new(from, to, MoveKind::DoublePush);
-        self.0.descend::<C>(board, make, mv, ep);
+        self.0.descend_piece::<C>(board, make, mv, ep, Piece::Pawn);
     }
     #[inline(always)]
     fn pawn_capture<C: StatusFlags>(&mut self, board: &Board, from: Square, to: Square) {
