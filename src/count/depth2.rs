@@ -280,17 +280,19 @@ struct PartSets {
 }
 
 impl PartSets {
-    /// Files the child whose slot is `bit` as if it kept the parent's masks: under the parts
-    /// whose squares (`squares`) its `changed` squares touch, and under the knights if it
-    /// `captured`. Bits, not branches: which parts a child touches varies from child to
-    /// child.
+    /// Files the child in `slot`: with the parent's masks (`same`), under the parts whose
+    /// squares (`squares`) its changed squares touch, and under the knights when it
+    /// captured; without them, under the full count. Bits, not branches: which parts a child
+    /// touches varies from child to child.
     #[inline(always)]
-    fn file(&mut self, bit: u64, changed: u64, captured: bool, squares: &ReplySquares) {
-        let on = |yes: bool| bit & u64::from(yes).wrapping_neg();
-        self.king |= on(changed & squares.king != 0);
-        self.sliders |= on(changed & squares.sliders != 0);
-        self.pawns |= on(changed & squares.pawns != 0);
-        self.knights |= on(captured);
+    fn file(&mut self, slot: usize, moved: u64, captured: u64, squares: &ReplySquares, same: bool) {
+        let changed = moved | captured;
+        let bit = |yes: bool| u64::from(yes) << slot;
+        self.king |= bit(same & (changed & squares.king != 0));
+        self.sliders |= bit(same & (changed & squares.sliders != 0));
+        self.pawns |= bit(same & (changed & squares.pawns != 0));
+        self.knights |= bit(same & (captured != 0));
+        self.full |= bit(!same);
     }
 }
 
@@ -311,6 +313,7 @@ fn count_batch<R: StatusFlags, B: Engine>(
     squares: &ReplySquares,
 ) -> u64 {
     let replier = Color::from_white(R::WHITE);
+    let mover = !replier;
     let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, AnyPieces>(board, replier, king);
     // The free sliders' moves are needed only when a free move changes a slider's squares.
@@ -346,13 +349,10 @@ fn count_batch<R: StatusFlags, B: Engine>(
     // its pins (the batch marked those as it made them); the others' masks are computed to
     // find out.
     let known = batch.known;
-    // Every child filed as if it kept the masks, from the squares it changed (a capture's
-    // include the replier's piece); one found not to is counted in full instead.
-    let theirs = board.color_bits(replier);
     let mut parts = PartSets::default();
-    for slot in 0..batch.len {
-        let changed = batch.changed(slot);
-        parts.file(1 << slot, changed, changed & theirs != 0, squares);
+    for slot in BitIter(known) {
+        let (moved, captured) = changed(board, child(slot), mover);
+        parts.file(slot, moved, captured, squares, true);
     }
     let mut same = u64::from(known.count_ones());
     for slot in BitIter(batch.slots() & !known) {
@@ -361,13 +361,10 @@ fn count_batch<R: StatusFlags, B: Engine>(
         let keeps = (child_masks.checkers == 0)
             & (child_masks.pin_hv == masks.pin_hv)
             & (child_masks.pin_diag == masks.pin_diag);
-        parts.full |= u64::from(!keeps) << slot;
+        let (moved, captured) = changed(board, child(slot), mover);
+        parts.file(slot, moved, captured, squares, keeps);
         same += u64::from(keeps);
     }
-    parts.king &= !parts.full;
-    parts.sliders &= !parts.full;
-    parts.pawns &= !parts.full;
-    parts.knights &= !parts.full;
     nodes += same * passed_total;
 
     for slot in BitIter(parts.king) {
@@ -534,8 +531,6 @@ struct Batch {
     /// The slots whose child changed no square on the replier's king lines (when the batch
     /// marks them; see [`Collect`]).
     known: u64,
-    /// The squares each child changed of the parent (when the batch marks them).
-    changes: [MaybeUninit<u64>; CHILD_BUFFER],
 }
 
 impl Batch {
@@ -546,15 +541,6 @@ impl Batch {
         // SAFETY: `Collect::descend` wrote the first `len` slots, and callers name only those
         // (slots come from `0..len` or from `slots()`); the mask keeps the index in bounds.
         unsafe { self.children[slot & (CHILD_BUFFER - 1)].assume_init_ref() }
-    }
-
-    /// The squares the child in `slot` changed of the parent.
-    #[inline(always)]
-    fn changed(&self, slot: usize) -> u64 {
-        debug_assert!(slot < self.len);
-        // SAFETY: `Collect::descend` wrote the first `len` entries when `DENSE`, the only
-        // batches whose changes are read; the mask keeps the index in bounds.
-        unsafe { self.changes[slot & (CHILD_BUFFER - 1)].assume_init() }
     }
 
     /// The filled slots as a set of bits.
@@ -600,7 +586,6 @@ impl<'a, S, B, const DENSE: bool> Collect<'a, S, B, DENSE> {
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
                 len: 0,
                 known: 0,
-                changes: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
             },
             nodes: 0,
             squares,
@@ -655,7 +640,6 @@ impl<S: StatusFlags, B: Engine, const DENSE: bool> Descend for Collect<'_, S, B,
             if DENSE {
                 // Read back while the child's occupancies are still in registers.
                 let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
-                batch.changes[batch.len & (CHILD_BUFFER - 1)].write(moved | captured);
                 batch.known |= u64::from((moved | captured) & self.squares.lines == 0) << batch.len;
             }
             batch.len += 1;
@@ -696,7 +680,6 @@ impl<S: StatusFlags, B: Engine, const DENSE: bool> Descend for Collect<'_, S, B,
                 }
                 // Made in its slot: one copy of the parent, no second copy of the child.
                 make(slot.write(*parent));
-                batch.changes[batch.len & (CHILD_BUFFER - 1)].write(from | to);
                 batch.known |= u64::from(touch == 0) << batch.len;
             } else {
                 make(slot.write(*parent));
