@@ -3,7 +3,8 @@
 
   1. perft of the chessprogramming wiki's six positions (depth 5 where the package has a
      native perft; a Python recursion with bulk-counted leaves, at depth 3, where it has
-     none: reported as nodes per second);
+     none: reported as nodes per second); constmove's and chessmg's native perft run
+     interleaved, position by position, and the ratio is printed per position;
   2. random playouts of 1,000 games (at most 500 plies, each package's own game-over test);
   3. the legal moves of 100,000 FENs (positions 40-80 plies into random games).
 
@@ -94,19 +95,56 @@ def py_perft(fen, depth, board_of, moves_of, play, undo):
     return rec(board_of(fen), depth)
 
 
+def perft_against_chessmg(depth, rounds):
+    """constmove.perft and chessmg.perft (both one thread) interleaved position by position
+    for `rounds` rounds, so load from elsewhere falls on both alike. Rows: each package's
+    best round (wall, and CPU as `timed` gives it); then the ratio per position (each side's
+    best of the rounds) and overall, by wall and by CPU time. Returns the node count."""
+    global cpu_seconds
+    sides = {"constmove": lambda f: constmove.perft(f, depth)}
+    if chessmg:
+        sides["chessmg"] = lambda f: chessmg.perft(f, depth)
+    best = {}  # (side, position index or None for the round's total) -> (wall, CPU)
+    for _ in range(rounds):
+        total = {side: [0.0, 0.0, 0] for side in sides}
+        for i, fen in enumerate(WIKI):
+            counts = set()
+            for side, run in sides.items():
+                t, c = time.perf_counter(), time.process_time()
+                n = run(fen)
+                t, c = time.perf_counter() - t, time.process_time() - c
+                counts.add(n)
+                total[side][0] += t
+                total[side][1] += c
+                total[side][2] += n
+                w, u = best.get((side, i), (float("inf"), float("inf")))
+                best[side, i] = (min(w, t), min(u, c))
+            assert len(counts) == 1, ("perft counts differ", WIKI[i], counts)
+        for side in sides:
+            w, u = best.get((side, None), (float("inf"), float("inf")))
+            best[side, None] = (min(w, total[side][0]), min(u, total[side][1]))
+    nodes = total["constmove"][2]
+    for side, how in [("constmove", f"perft depth {depth}, 1 thread"), ("chessmg", f"chessmg.perft depth {depth}")]:
+        if side in sides:
+            seconds, cpu_seconds = best[side, None]
+            row("perft", "constmove" if side == "constmove" else "chessmg (C++)", how, seconds, nodes, "nodes")
+    if chessmg:
+        print(f"    constmove's speed over chessmg's native perft (each side's best of {rounds} interleaved rounds):")
+        for i, fen in enumerate(WIKI + [None]):
+            key = i if fen else None
+            (cw, cc), (mw, mc) = best["constmove", key], best["chessmg", key]
+            print(f"      {'best round' if fen is None else 'position ' + str(i + 1):<11} wall {mw / cw:6.2f}x   CPU {mc / cc:6.2f}x")
+    return nodes
+
+
 def bench_perft():
     depth = 4 if QUICK else 5
-    s, nodes = timed(lambda: sum(constmove.perft(f, depth) for f in WIKI), 3)
-    row("perft", "constmove", f"perft depth {depth}, 1 thread", s, nodes, "nodes")
+    nodes = perft_against_chessmg(depth, 5)
     s, nodes2 = timed(lambda: sum(constmove.perft(f, depth, threads=CORES) for f in WIKI), 3)
     row("perft", "constmove", f"perft depth {depth}, {CORES} threads", s, nodes2, "nodes")
     s, nodes3 = timed(lambda: sum(constmove.perft_many(WIKI, depth, threads=CORES)), 3)
     row("perft", "constmove", f"perft_many depth {depth}, {CORES} threads", s, nodes3, "nodes")
     assert nodes == nodes2 == nodes3
-    if chessmg:
-        s, n = timed(lambda: sum(chessmg.perft(f, depth) for f in WIKI), 3)
-        assert n == nodes, ("chessmg", n, nodes)
-        row("perft", "chessmg (C++)", f"chessmg.perft depth {depth}", s, n, "nodes")
     shallow = 3
     want = sum(constmove.perft(f, shallow) for f in WIKI)
     recursions = []

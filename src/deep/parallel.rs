@@ -1,8 +1,9 @@
 //! Perft on several threads. The tree is cut into work units a few plies below the root
 //! (the unique positions under each root move, from [`split`]); std scoped threads
 //! take them from one atomic index, largest first within each root move and root moves
-//! largest first, so the last units handed out are the smallest. Counts are those of one
-//! thread: every unit is counted by the same single-threaded perft.
+//! largest first, so the last units handed out are the smallest (one thread takes them in
+//! order, unsized). Counts are those of one thread: every unit is counted by the same
+//! single-threaded perft.
 //!
 //! No global state: the caller owns the stop flag and the progress callback, and the
 //! threads live only for the duration of one call.
@@ -465,13 +466,20 @@ fn divide_with<C: UnitCount>(
     let mut owner = Vec::new();
     let mut estimate = Vec::new();
     let mut root_estimate = vec![0u64; roots.len()];
+    // Sizes only balance threads: one thread takes the units as they come (at depth 4 the
+    // estimate cost as much as the count).
+    let balance = options.thread_count() > 1;
     for (root, &mv) in roots.iter().enumerate() {
         let mut child = position.clone();
         child.play_unchecked(mv);
         for unit in split(&child, depth - 1, ply - 1) {
             // Two plies of the unit predict its size well enough to order by, for little work.
-            let size = perft_resolved(&unit.position, unit.depth.min(2), backend)
-                .saturating_mul(unit.count);
+            let size = if balance {
+                perft_resolved(&unit.position, unit.depth.min(2), backend)
+                    .saturating_mul(unit.count)
+            } else {
+                0
+            };
             root_estimate[root] = root_estimate[root].saturating_add(size);
             estimate.push(size);
             owner.push(root);

@@ -424,44 +424,35 @@ const POSITION_ROOM: usize = 3 * 256 + 1;
 
 /// The move triples of a chunk of positions, written in place, and each position's count.
 struct MoveRows {
-    /// `used` bytes of triples, then room kept zeroed and at least [`POSITION_ROOM`] long.
+    /// The triples written; spare capacity of at least [`POSITION_ROOM`] before each write.
     triples: Vec<u8>,
-    used: usize,
     counts: Vec<u8>,
 }
 
 impl MoveRows {
     fn new(positions: usize) -> MoveRows {
         MoveRows {
-            // About 40 moves a position in games' middles; zeroed pages cost nothing until
-            // written.
-            triples: vec![0; positions * 3 * 40 + POSITION_ROOM],
-            used: 0,
+            // About 40 moves a position in games' middles; pages never written are never
+            // touched.
+            triples: Vec::with_capacity(positions * 3 * 40 + POSITION_ROOM),
             counts: Vec::with_capacity(positions * 4),
         }
     }
 
-    /// Appends the legal moves of `position`: one 4-byte store a move, straight from the
-    /// generator (no move list in between).
+    /// Appends the legal moves of `position` through [`write_triples`], into the spare
+    /// capacity (no zeroing).
     fn push(&mut self, position: &Position) {
-        if self.triples.len() - self.used < POSITION_ROOM {
-            let len = (2 * self.triples.len()).max(self.used + POSITION_ROOM);
-            self.triples.resize(len, 0);
-        }
-        let room = &mut self.triples[self.used..self.used + POSITION_ROOM];
-        let mut at = 0;
-        position.for_each_legal(|mv| {
-            room[at..at + 4].copy_from_slice(&uci_word(mv).to_le_bytes());
-            at += 3;
-        });
-        self.used += at;
-        self.counts
-            .extend_from_slice(&((at / 3) as u32).to_ne_bytes());
+        self.triples.reserve(POSITION_ROOM);
+        let count = write_triples(position, self.triples.spare_capacity_mut());
+        // SAFETY: `write_triples` initialised the first `3 * count` spare bytes, which the
+        // reserve above made room for.
+        unsafe { self.triples.set_len(self.triples.len() + 3 * count) };
+        self.counts.extend_from_slice(&(count as u32).to_ne_bytes());
     }
 
     /// The triples written.
     fn triples(&self) -> &[u8] {
-        &self.triples[..self.used]
+        &self.triples
     }
 }
 
