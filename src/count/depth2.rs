@@ -108,7 +108,8 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
         ));
         // Quiet moves far from everything the replier's moves read are only counted.
         let mut split = SkipUntouched::sparse::<S, B>(VisitSink::new(&mut collect, board), board);
-        generate::<S, B, AnyPieces, _>(board, ep, &mut split);
+        // No knight, bishop or queen on the board: the generator reads none.
+        generate::<S, B, Pieces<false, false>, _>(board, ep, &mut split);
         let untouched = split.untouched;
         return sparse_count(cpu, board, &collect.0, untouched);
     }

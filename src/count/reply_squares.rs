@@ -561,8 +561,8 @@ impl<K: Sink> SkipUntouched<K> {
     /// The splitter of a sparse node `board` (kings, rooks and pawns only, no castling right,
     /// no en passant; status `S` names the mover), passing the moves it cannot prove
     /// untouched on to `inner`. Its squares are narrower than [`ReplySquares::compute`]'s
-    /// rays: a quiet move is untouched off the king's whole rank and file, the squares next
-    /// to it, what the replier's pawns and rooks read, and what attacks the king's steps.
+    /// rays: a quiet move is untouched off the king's whole rank and file, the replier's
+    /// pieces, what its pawns and rooks read, and what attacks its king's steps.
     #[inline(always)]
     pub(crate) fn sparse<S: StatusFlags, B: Lookup>(inner: K, board: &Board) -> Self {
         let replier_white = !S::WHITE;
@@ -574,8 +574,9 @@ impl<K: Sink> SkipUntouched<K> {
         let king = king_bit.trailing_zeros() as usize;
         let zone = attacks::king(king);
         let steps = zone & !own;
-        // Checks and pins come only along the king's rank and file (or from next to it).
-        let mut common = attacks::rook_rays(king) | zone | own;
+        // Checks and pins come only along the king's rank and file, or from a pawn (below).
+        // A piece arriving on or leaving a step changes only what attacks the steps.
+        let mut common = attacks::rook_rays(king) | own;
         // The pawns' push squares (both of a double push) and capture squares.
         let pawns = board.bits(replier, Piece::Pawn);
         let push = pawn_push(replier_white);
@@ -601,8 +602,9 @@ impl<K: Sink> SkipUntouched<K> {
                 common |= B::rook(rook, through) & seen;
             }
         }
-        // Where a mover's pawn or king attacks a step.
+        // Where a mover's pawn or king attacks a step; a pawn arriving may also check.
         let pawn_steps = attacks::pawn_attacks(steps, replier_white);
+        let pawn_checks = attacks::pawn_attacks_from(king, replier_white);
         let row = steps | attacks::beside(steps);
         let king_steps = row | row << 8 | row >> 8;
         let leave = common
@@ -611,7 +613,7 @@ impl<K: Sink> SkipUntouched<K> {
             | (king_steps & board.bits(mover, Piece::King));
         // No knights, bishops or queens on the board: their moves are never untouched.
         let mut off_to = [0; 6];
-        off_to[Piece::Pawn as usize] = !(common | pawn_steps);
+        off_to[Piece::Pawn as usize] = !(common | pawn_steps | pawn_checks);
         off_to[Piece::King as usize] = !(common | king_steps);
         off_to[Piece::Rook as usize] = !(common | seen);
         SkipUntouched {
