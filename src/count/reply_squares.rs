@@ -574,9 +574,11 @@ impl<K: Sink> SkipUntouched<K> {
         let king = king_bit.trailing_zeros() as usize;
         let zone = attacks::king(king);
         let steps = zone & !own;
-        // Checks and pins come only along the king's rank and file, or from a pawn (below).
+        // Checks and pins come only along the king's rank and file, or from a pawn (below),
+        // and only up to the second piece: past two pieces nothing a move does reaches it.
         // A piece arriving on or leaving a step changes only what attacks the steps.
-        let mut common = attacks::rook_rays(king) | own;
+        let first = B::rook(king, occupied);
+        let mut common = B::rook(king, occupied & !first) | own;
         // The pawns' push squares (both of a double push) and capture squares.
         let pawns = board.bits(replier, Piece::Pawn);
         let push = pawn_push(replier_white);
