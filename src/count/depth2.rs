@@ -3,8 +3,9 @@
 //! ([`crate::count::reply_squares`]): untouched ones are only counted, and the children that must be
 //! made are collected in one batch and counted in tight loops with the counting generator
 //! inlined here, which saves a call per leaf-parent. Nodes with few pieces, all kings, rooks
-//! and pawns, skip the sorting and count every child of the batch in full, with a counter
-//! compiled for those kinds ([`crate::generator::material`]).
+//! and pawns, sort out only the quiet moves that leave every replier move alone (on narrower
+//! squares, [`SkipUntouched::sparse`]) and count every other child of the batch in full, with
+//! a counter compiled for those kinds ([`crate::generator::material`]).
 
 use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H};
 use crate::base::board::Board;
@@ -90,9 +91,9 @@ impl<S: StatusFlags> Operation for Depth2Node<'_, S> {
 #[inline(always)]
 fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) -> u64 {
     // Few pieces, only rooks and pawns besides the kings: most moves touch the replier's
-    // moves, and sorting them costs more than it saves, so every child is made and counted in
-    // full. With a knight, bishop or queen on the board sorting pays even when sparse (it
-    // leaves their many quiet moves untouched).
+    // moves, and sorting them into parts costs more than it saves, so every child that
+    // touches them is made and counted in full. With a knight, bishop or queen on the board
+    // sorting pays even when sparse (it leaves their many quiet moves untouched).
     let both = |piece| board.bits(Color::White, piece) | board.bits(Color::Black, piece);
     let few = board.occupied_bits().count_ones() < SPARSE;
     let sparse = few && both(Piece::Knight) | both(Piece::Bishop) | both(Piece::Queen) == 0;
@@ -105,8 +106,12 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
             &ReplySquares::EVERYWHERE,
             !0,
         ));
-        generate::<S, B, AnyPieces, _>(board, ep, &mut VisitSink::new(&mut collect, board));
-        return sparse_count(cpu, board, &collect.0);
+        // Quiet moves far from everything the replier's moves read are only counted.
+        let mut split = SkipUntouched::sparse::<S, B>(VisitSink::new(&mut collect, board), board);
+        // No knight, bishop or queen on the board: the generator reads none.
+        generate::<S, B, Pieces<false, false>, _>(board, ep, &mut split);
+        let untouched = split.untouched;
+        return sparse_count(cpu, board, &collect.0, untouched);
     }
     let squares = if sparse {
         ReplySquares::EVERYWHERE
@@ -130,7 +135,7 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     // By reference: moving the batch out would copy all of it.
     let collect = &collect.0;
     if sparse {
-        return sparse_count(cpu, board, collect);
+        return sparse_count(cpu, board, collect, untouched);
     }
     let free = &collect.free;
     if untouched == 0 && collect.batch.len == 0 && free.len() == 0 {
@@ -170,13 +175,15 @@ fn sparse_reach<R: StatusFlags, M: Material>(king: usize) -> AttackReach {
     }
 }
 
-/// The leaf count of a sparse node (status `S`) whose children `collect` holds: counted for
-/// kings, rooks and pawns, unless a promotion may bring another kind.
+/// The leaf count of a sparse node (status `S`) whose children `collect` holds, and
+/// `untouched` children that leave the replier's moves as they are: counted for kings, rooks
+/// and pawns, unless a promotion may bring another kind.
 #[inline(always)]
 fn sparse_count<S: StatusFlags, B: Engine, const DENSE: bool>(
     cpu: Cpu<B>,
     board: &Board,
     collect: &Collect<'_, S, B, DENSE>,
+    untouched: u64,
 ) -> u64 {
     let mover = Color::from_white(S::WHITE);
     collect.nodes
@@ -186,6 +193,7 @@ fn sparse_count<S: StatusFlags, B: Engine, const DENSE: bool>(
             SparseCount::<S, B> {
                 board,
                 batch: &collect.batch,
+                untouched,
                 cpu,
                 status: PhantomData,
             },
@@ -197,6 +205,7 @@ fn sparse_count<S: StatusFlags, B: Engine, const DENSE: bool>(
 struct SparseCount<'a, S, B> {
     board: &'a Board,
     batch: &'a Batch,
+    untouched: u64,
     cpu: Cpu<B>,
     status: PhantomData<S>,
 }
@@ -208,6 +217,7 @@ impl<S: StatusFlags, B: Engine> MaterialOp for SparseCount<'_, S, B> {
         let count = CountChildren::<Reply<S>, M> {
             board: self.board,
             batch: self.batch,
+            untouched: self.untouched,
             marker: PhantomData,
         };
         B::enter(self.cpu, count)
@@ -215,10 +225,12 @@ impl<S: StatusFlags, B: Engine> MaterialOp for SparseCount<'_, S, B> {
 }
 
 /// The replier's moves in every child of a sparse batch, all of status `R` and holding only
-/// the kinds of piece `M` allows: one loop with the counter inlined. `board` is the parent.
+/// the kinds of piece `M` allows: one loop with the counter inlined; and in `untouched`
+/// children, as many as on the parent `board` with the turn passed.
 struct CountChildren<'a, R, M> {
     board: &'a Board,
     batch: &'a Batch,
+    untouched: u64,
     marker: PhantomData<(R, M)>,
 }
 
@@ -232,14 +244,20 @@ impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
         // rooks that can reach its squares.
         let king = self.board.bits(replier, Piece::King).trailing_zeros() as usize;
         let reach = sparse_reach::<R, M>(king);
-        (0..batch.len).fold(0, |nodes, slot| {
-            let child = batch.child(slot);
-            let masks = LegalMasks::compute::<B, M>(child, replier, king);
+        let count = |board: &Board| {
+            let masks = LegalMasks::compute::<B, M>(board, replier, king);
             let mut counter = Counter(0);
-            // No en passant: the batch holds only children whose status has none.
-            generate_with_masks::<R, B, M, _>(child, 0, &masks, &reach, &mut counter);
-            nodes + counter.0
-        })
+            // No en passant: the batch holds only children whose status has none, and the
+            // parent none for the replier.
+            generate_with_masks::<R, B, M, _>(board, 0, &masks, &reach, &mut counter);
+            counter.0
+        };
+        let passed = if self.untouched != 0 {
+            self.untouched * count(self.board)
+        } else {
+            0
+        };
+        (0..batch.len).fold(passed, |nodes, slot| nodes + count(batch.child(slot)))
     }
 }
 

@@ -558,6 +558,76 @@ pub(crate) struct SkipUntouched<K> {
 }
 
 impl<K: Sink> SkipUntouched<K> {
+    /// The splitter of a sparse node `board` (kings, rooks and pawns only, no castling right,
+    /// no en passant; status `S` names the mover), passing the moves it cannot prove
+    /// untouched on to `inner`. Its squares are narrower than [`ReplySquares::compute`]'s
+    /// rays: a quiet move is untouched off the king's whole rank and file, the replier's
+    /// pieces, what its pawns and rooks read, and what attacks its king's steps.
+    #[inline(always)]
+    pub(crate) fn sparse<S: StatusFlags, B: Lookup>(inner: K, board: &Board) -> Self {
+        let replier_white = !S::WHITE;
+        let replier = Color::from_white(replier_white);
+        let mover = !replier;
+        let occupied = board.occupied_bits();
+        let own = board.color_bits(replier);
+        let king_bit = board.bits(replier, Piece::King);
+        let king = king_bit.trailing_zeros() as usize;
+        let zone = attacks::king(king);
+        let steps = zone & !own;
+        // Checks and pins come only along the king's rank and file, or from a pawn (below),
+        // and only up to the second piece: past two pieces nothing a move does reaches it.
+        // A piece arriving on or leaving a step changes only what attacks the steps.
+        let first = B::rook(king, occupied);
+        let mut common = B::rook(king, occupied & !first) | own;
+        // The pawns' push squares (both of a double push) and capture squares.
+        let pawns = board.bits(replier, Piece::Pawn);
+        let push = pawn_push(replier_white);
+        let single = shift(pawns, push);
+        common |= single
+            | shift(single & double_push_rank(replier_white), push)
+            | attacks::pawn_attacks(pawns, replier_white);
+        // The rooks' rays, up to and with the first piece.
+        for rook in BitIter(board.bits(replier, Piece::Rook)) {
+            common |= B::rook(rook, occupied);
+        }
+        // What a rook sees from the king's steps (the king out of the way, as in its ban):
+        // the mover's rooks there attack a step, and a square both they and a step see may
+        // block or open one's attack on the other.
+        let rooks = board.bits(mover, Piece::Rook);
+        let through = occupied ^ king_bit;
+        let mut seen = 0;
+        if rooks != 0 {
+            for step in BitIter(steps) {
+                seen |= B::rook(step, through);
+            }
+            for rook in BitIter(rooks) {
+                common |= B::rook(rook, through) & seen;
+            }
+        }
+        // Where a mover's pawn or king attacks a step; a pawn arriving may also check.
+        let pawn_steps = attacks::pawn_attacks(steps, replier_white);
+        let pawn_checks = attacks::pawn_attacks_from(king, replier_white);
+        let row = steps | attacks::beside(steps);
+        let king_steps = row | row << 8 | row >> 8;
+        let leave = common
+            | (seen & rooks)
+            | (pawn_steps & board.bits(mover, Piece::Pawn))
+            | (king_steps & board.bits(mover, Piece::King));
+        // No knights, bishops or queens on the board: their moves are never untouched.
+        let mut off_to = [0; 6];
+        off_to[Piece::Pawn as usize] = !(common | pawn_steps | pawn_checks);
+        off_to[Piece::King as usize] = !(common | king_steps);
+        off_to[Piece::Rook as usize] = !(common | seen);
+        SkipUntouched {
+            inner,
+            off_from: !leave,
+            off_to,
+            empty: !occupied,
+            untouched: 0,
+            active: true,
+        }
+    }
+
     /// Counts the untouched targets of a `piece` on `from` and returns the others.
     #[inline(always)]
     fn split_from(&mut self, piece: Piece, from: usize, targets: u64) -> u64 {
