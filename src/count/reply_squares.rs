@@ -561,8 +561,9 @@ impl<K: Sink> SkipUntouched<K> {
     /// The splitter of a sparse node `board` (kings, rooks and pawns only, no castling right,
     /// no en passant; status `S` names the mover), passing the moves it cannot prove
     /// untouched on to `inner`. Its squares are narrower than [`ReplySquares::compute`]'s
-    /// rays: a quiet move is untouched off the king's whole rank and file, the replier's
-    /// pieces, what its pawns and rooks read, and what attacks its king's steps.
+    /// rays: a quiet move is untouched off the king's rank and file (up to their second
+    /// piece), the replier's pieces, what its pawns and rooks read, and what attacks its
+    /// king's steps.
     #[inline(always)]
     pub(crate) fn sparse<S: StatusFlags, B: Lookup>(inner: K, board: &Board) -> Self {
         let replier_white = !S::WHITE;
