@@ -282,6 +282,15 @@ fn slider_count<B: Lookup>(bishops: u64, rooks: u64, occupied: u64, own: u64) ->
     moves
 }
 
+/// The squares the moves of pawns `pawns` of `white` or not read: one and two push steps
+/// (whatever stands there) and the capture squares.
+#[inline(always)]
+fn pawn_reads(pawns: u64, white: bool) -> u64 {
+    let push = pawn_push(white);
+    let single = shift(pawns, push);
+    single | shift(single & double_push_rank(white), push) | attacks::pawn_attacks(pawns, white)
+}
+
 /// The moves of unpinned pawns `pawns` of `white` or not on `occupied`, with enemy pieces
 /// `theirs`, not in check and with no en passant; four a promotion.
 #[inline(always)]
@@ -380,12 +389,7 @@ impl ReplySquares {
         // Pawns: their squares (captured there), push squares (one and two steps) and
         // capture squares.
         let pawns = board.bits(replier, Piece::Pawn);
-        let push = pawn_push(replier_white);
-        let single = shift(pawns, push);
-        let pawn_squares = pawns
-            | single
-            | shift(single & double_push_rank(replier_white), push)
-            | attacks::pawn_attacks(pawns, replier_white);
+        let pawn_squares = pawns | pawn_reads(pawns, replier_white);
         // While the replier may castle its back rank is never free: moves there can change its
         // castling (a captured castling rook, pieces on the paths).
         let rights_rank = if S::THEIR_K || S::THEIR_Q {
@@ -581,12 +585,7 @@ impl<K: Sink> SkipUntouched<K> {
         let first = B::rook(king, occupied);
         let mut common = B::rook(king, occupied & !first) | own;
         // The pawns' push squares (both of a double push) and capture squares.
-        let pawns = board.bits(replier, Piece::Pawn);
-        let push = pawn_push(replier_white);
-        let single = shift(pawns, push);
-        common |= single
-            | shift(single & double_push_rank(replier_white), push)
-            | attacks::pawn_attacks(pawns, replier_white);
+        common |= pawn_reads(board.bits(replier, Piece::Pawn), replier_white);
         // The rooks' rays, up to and with the first piece.
         for rook in BitIter(board.bits(replier, Piece::Rook)) {
             common |= B::rook(rook, occupied);
