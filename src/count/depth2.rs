@@ -121,13 +121,15 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     // No free moves with few pieces: too few to pay for the passed count's notes.
     let blocked = if few { !0 } else { squares.blocked };
     let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, &squares, blocked));
-    let mut split = SkipUntouched {
+    let mut split = SkipUntouched::<_, false> {
         inner: VisitSink::new(&mut collect, board),
         off_from: squares.off_from(),
         off_to: squares.off_to(),
         empty: !board.occupied_bits(),
         untouched: 0,
         active: !sparse,
+        pinner: 0,
+        pinner_to: 0,
     };
     generate::<S, B, AnyPieces, _>(board, ep, &mut split);
     let untouched = split.untouched;

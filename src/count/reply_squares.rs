@@ -545,7 +545,7 @@ impl FreeMoves {
 
 /// Takes the generator's target sets at a depth-2 node: counts the untouched moves and passes
 /// the others on to `inner`.
-pub(crate) struct SkipUntouched<K> {
+pub(crate) struct SkipUntouched<K, const PIN: bool = false> {
     /// Where the moves to make go.
     pub(crate) inner: K,
     /// The from squares off the node's reply squares ([`ReplySquares::off_from`]), once per
@@ -559,15 +559,21 @@ pub(crate) struct SkipUntouched<K> {
     pub(crate) untouched: u64,
     /// Whether to sort at all (sparse depth-2 nodes pass every move on).
     pub(crate) active: bool,
+    /// If `PIN`: the square of a mover's rook that pins a replier pawn to its king, and the
+    /// squares it may go to untouched (see [`SkipUntouched::sparse`]); else unused.
+    pub(crate) pinner: u64,
+    /// The pinner's untouched to squares.
+    pub(crate) pinner_to: u64,
 }
 
-impl<K: Sink> SkipUntouched<K> {
+impl<K: Sink> SkipUntouched<K, true> {
     /// The splitter of a sparse node `board` (kings, rooks and pawns only, no castling right,
     /// no en passant; status `S` names the mover), passing the moves it cannot prove
     /// untouched on to `inner`. Its squares are narrower than [`ReplySquares::compute`]'s
     /// rays: a quiet move is untouched off the king's rank and file (up to their second
     /// piece), the replier's pieces, what its pawns and rooks read, and what attacks its
-    /// king's steps.
+    /// king's steps; and a rook pinning a replier pawn to that king may move along the pin's
+    /// line.
     #[inline(always)]
     pub(crate) fn sparse<S: StatusFlags, B: Lookup>(inner: K, board: &Board) -> Self {
         let replier_white = !S::WHITE;
@@ -583,19 +589,29 @@ impl<K: Sink> SkipUntouched<K> {
         // and only up to the second piece: past two pieces nothing a move does reaches it.
         // A piece arriving on or leaving a step changes only what attacks the steps.
         let first = B::rook(king, occupied);
-        let mut common = B::rook(king, occupied & !first) | own;
+        let lines = B::rook(king, occupied & !first);
+        let mut common = own;
         // The pawns' push squares (both of a double push) and capture squares.
-        common |= pawn_reads(board.bits(replier, Piece::Pawn), replier_white);
+        let pawns = board.bits(replier, Piece::Pawn);
+        common |= pawn_reads(pawns, replier_white);
         // The rooks' rays, up to and with the first piece.
         for rook in BitIter(board.bits(replier, Piece::Rook)) {
             common |= B::rook(rook, occupied);
         }
+        // Where a mover's pawn or king attacks a step; a pawn arriving may also check.
+        let pawn_steps = attacks::pawn_attacks(steps, replier_white);
+        let pawn_checks = attacks::pawn_attacks_from(king, replier_white);
+        let row = steps | attacks::beside(steps);
+        let king_steps = row | row << 8 | row >> 8;
+        let mut leaving = (pawn_steps & board.bits(mover, Piece::Pawn))
+            | (king_steps & board.bits(mover, Piece::King));
         // What a rook sees from the king's steps (the king out of the way, as in its ban):
         // the mover's rooks there attack a step, and a square both they and a step see may
         // block or open one's attack on the other.
         let rooks = board.bits(mover, Piece::Rook);
         let through = occupied ^ king_bit;
         let mut seen = 0;
+        let (mut pinner, mut pinner_to) = (0, 0);
         if rooks != 0 {
             for step in BitIter(steps) {
                 seen |= B::rook(step, through);
@@ -603,16 +619,33 @@ impl<K: Sink> SkipUntouched<K> {
             for rook in BitIter(rooks) {
                 common |= B::rook(rook, through) & seen;
             }
+            leaving |= seen & rooks;
+            // A mover's rook that pins a replier pawn (the only piece between it and the
+            // king) keeps the pin wherever it goes on the pin's line beyond the pawn: only
+            // the line's length changes, which a pawn pinned there never reads (a rank pin
+            // holds it still, a file pin lets it push on the file short of the rook). Its
+            // other moves, and every other piece on the line, still touch.
+            for rook in BitIter(rooks & attacks::rook_rays(king)) {
+                let blockers = between(king, rook) & occupied;
+                if blockers != 0 && blockers & (blockers - 1) == 0 && blockers & pawns != 0 {
+                    let pawn = blockers.trailing_zeros() as usize;
+                    let segment = between(pawn, rook) | 1 << rook;
+                    let line = if (rook ^ king) & 56 == 0 {
+                        0xFF << (king & 56)
+                    } else {
+                        0x0101_0101_0101_0101 << (king & 7)
+                    };
+                    let rest = common | (lines & !segment);
+                    if (1 << rook) & (rest | leaving) == 0 {
+                        pinner = 1 << rook;
+                        pinner_to = B::rook(rook, occupied) & line & !(rest | seen);
+                    }
+                    break;
+                }
+            }
         }
-        // Where a mover's pawn or king attacks a step; a pawn arriving may also check.
-        let pawn_steps = attacks::pawn_attacks(steps, replier_white);
-        let pawn_checks = attacks::pawn_attacks_from(king, replier_white);
-        let row = steps | attacks::beside(steps);
-        let king_steps = row | row << 8 | row >> 8;
-        let leave = common
-            | (seen & rooks)
-            | (pawn_steps & board.bits(mover, Piece::Pawn))
-            | (king_steps & board.bits(mover, Piece::King));
+        common |= lines;
+        let leave = common | leaving;
         // No knights, bishops or queens on the board: their moves are never untouched.
         let mut off_to = [0; 6];
         off_to[Piece::Pawn as usize] = !(common | pawn_steps | pawn_checks);
@@ -625,9 +658,13 @@ impl<K: Sink> SkipUntouched<K> {
             empty: !occupied,
             untouched: 0,
             active: true,
+            pinner,
+            pinner_to,
         }
     }
+}
 
+impl<K: Sink, const PIN: bool> SkipUntouched<K, PIN> {
     /// Counts the untouched targets of a `piece` on `from` and returns the others.
     #[inline(always)]
     fn split_from(&mut self, piece: Piece, from: usize, targets: u64) -> u64 {
@@ -635,7 +672,11 @@ impl<K: Sink> SkipUntouched<K> {
             return targets;
         }
         // All ones when `from` is off the squares, else zero: no branch.
-        let off = ((self.off_from >> from) & 1).wrapping_neg() & self.off_to[piece as usize];
+        let mut off = ((self.off_from >> from) & 1).wrapping_neg() & self.off_to[piece as usize];
+        // Only a rook pins: the test folds away for every other kind.
+        if PIN && piece as usize == Piece::Rook as usize {
+            off |= ((self.pinner >> from) & 1).wrapping_neg() & self.pinner_to;
+        }
         self.skip(targets, targets & self.empty & off)
     }
 
@@ -658,7 +699,7 @@ impl<K: Sink> SkipUntouched<K> {
     }
 }
 
-impl<K: Sink> Sink for SkipUntouched<K> {
+impl<K: Sink, const PIN: bool> Sink for SkipUntouched<K, PIN> {
     #[inline(always)]
     fn king<S: StatusFlags>(&mut self, board: &Board, from: usize, targets: u64) {
         let targets = self.split_from(Piece::King, from, targets);

@@ -1097,3 +1097,37 @@ fn random_positions_agree_with_the_reference() {
         );
     }
 }
+
+/// Sparse depth-2 nodes (kings, rooks and pawns) count a rook's moves along the line on which
+/// it pins a pawn to the other king without making them: rank and file pins, pushes and
+/// double pushes of the pinned pawn short of the rook, a second rook on the line, both sides
+/// pinning. Perft 1-4 on both backends against the reference.
+#[test]
+fn sparse_rook_pins_agree_with_the_reference() {
+    let backends = backends();
+    let mut failures = Failures::default();
+    for fen in [
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+        "4k3/4p3/8/8/8/8/8/K3R3 w - - 0 1",
+        "4k3/4p3/8/8/8/8/8/K3R3 b - - 0 1",
+        "4k3/8/8/4p3/8/8/4R3/K3R3 b - - 0 1",
+        "8/8/8/8/R2p2k1/8/5P2/K7 w - - 0 1",
+        "k7/8/8/8/1K1P2r1/8/8/7r w - - 0 1",
+        "4r1k1/8/8/8/8/8/4P3/4K3 b - - 0 1",
+        "8/8/3k4/3p4/8/1K6/3R4/3R4 b - - 0 1",
+    ] {
+        let pos: Position = fen.parse().expect("a valid FEN");
+        let reference = RefPos::from_fen(fen);
+        let expected = ref_perft_levels(&reference, 4);
+        for (depth, &nodes) in (1..=4).zip(&expected) {
+            for &backend in &backends {
+                let got = PerftOptions::new().backend(backend).perft(&pos, depth);
+                failures.check(got == Ok(nodes), || {
+                    format!("{fen:?} depth {depth} backend {backend}: reference {nodes}, {got:?}")
+                });
+            }
+        }
+    }
+    failures.assert_none("sparse rook pins");
+}
