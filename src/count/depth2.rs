@@ -548,11 +548,6 @@ fn knight_count(board: &Board, color: Color, masks: &LegalMasks) -> u64 {
 /// wall time (position 6 +16%, instructions fewer; see docs/PERFORMANCE.md).
 #[repr(C)]
 struct Batch {
-    /// Layout only: it keeps the node's frame at the size whose layout measured fastest.
-    /// Without it the frame is 192 bytes smaller, and a frame 256 bytes smaller ran start d7,
-    /// Kiwipete d6 and position 4 d6 8-11% slower (docs/PERFORMANCE.md, "Dense nodes' wall
-    /// time").
-    pad: MaybeUninit<[u8; 192]>,
     /// The squares each child changed of the parent (when the batch marks them).
     changes: [MaybeUninit<u64>; CHILD_BUFFER],
     /// The children kept are in `children[..len]`.
@@ -622,7 +617,6 @@ impl<'a, S, B, const DENSE: bool> Collect<'a, S, B, DENSE> {
     fn new(cpu: Cpu<B>, squares: &'a ReplySquares, blocked: u64) -> Self {
         Collect {
             batch: Batch {
-                pad: MaybeUninit::uninit(),
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
                 changes: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
                 len: 0,
@@ -643,14 +637,6 @@ impl<S: StatusFlags, B: Engine, const DENSE: bool> Collect<'_, S, B, DENSE> {
     /// Counts a child (status `C`, en-passant square `ep`) at once instead of batching it.
     #[inline(always)]
     fn count_now<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
-        // A child that took a castling rook of the replier's (its status differs, not by en
-        // passant) is rare and lands on the rook's fixed corner: the barrier keeps its
-        // capture's masks from being hoisted into every node's piece loops.
-        let make = if Self::counts_like_flip::<C>() || C::EP {
-            make
-        } else {
-            core::hint::black_box(make)
-        };
         let mut child = *parent;
         make(&mut child);
         self.nodes += count_entry::<C, B>(self.cpu, &child, ep);
