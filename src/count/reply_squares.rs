@@ -630,15 +630,13 @@ impl<K: Sink> SkipUntouched<K, true> {
                 if blockers != 0 && blockers & (blockers - 1) == 0 && blockers & pawns != 0 {
                     let pawn = blockers.trailing_zeros() as usize;
                     let segment = between(pawn, rook) | 1 << rook;
-                    let line = if (rook ^ king) & 56 == 0 {
-                        0xFF << (king & 56)
-                    } else {
-                        0x0101_0101_0101_0101 << (king & 7)
-                    };
                     let rest = common | (lines & !segment);
                     if (1 << rook) & (rest | leaving) == 0 {
                         pinner = 1 << rook;
-                        pinner_to = B::rook(rook, occupied) & line & !(rest | seen);
+                        // The king's rays hold only the rook's moves along the pin: its
+                        // other line runs parallel to the king's.
+                        pinner_to =
+                            B::rook(rook, occupied) & attacks::rook_rays(king) & !(rest | seen);
                     }
                     break;
                 }
