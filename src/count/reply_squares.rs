@@ -65,6 +65,14 @@ pub(crate) struct ReplySquares {
     /// The squares the replier's king may step or castle to or across, what sees them, and
     /// the castling paths.
     pub(crate) king: u64,
+    /// The squares of `king` whose mover's piece, leaving, may change the king's moves: the
+    /// castling paths, the king's squares and neighbours, the squares where a piece blocks
+    /// a mover's slider from them, and the mover's pieces attacking them.
+    pub(crate) king_leave: u64,
+    /// By the arriving piece's kind ([`Piece`] index), the squares of `king` where its
+    /// arrival may change the king's moves: those of `king_leave` but the attackers, and
+    /// where that kind attacks the king's squares.
+    pub(crate) king_arrive: [u64; 6],
     /// Where the mover's knights and sliders must stand to attack the king's squares among
     /// those (its free neighbours and castling squares).
     pub(crate) king_reach: AttackReach,
@@ -318,6 +326,8 @@ impl ReplySquares {
         sliders: !0,
         pawns: !0,
         king: !0,
+        king_leave: !0,
+        king_arrive: [!0; 6],
         king_reach: AttackReach::EVERYWHERE,
         blocked: !0,
     };
@@ -428,13 +438,58 @@ impl ReplySquares {
         // A child adds to these only the square of a neighbour it captures (a capture on a
         // castling path leaves the capturer there, so castling stays shut).
         let mut king_reach = AttackReach::NOWHERE;
+        // The paths, the king's squares and neighbours: any piece arriving or leaving there
+        // may change the king's moves.
+        let near = king_zone;
+        let (mut orthogonal, mut diagonal) = (0, 0);
         for square in BitIter(king_squares) {
-            king_zone |= B::rook(square, without_king)
-                | B::bishop(square, without_king)
-                | attacks::knight(square)
-                | attacks::king(square);
+            let (rook, bishop) = (
+                B::rook(square, without_king),
+                B::bishop(square, without_king),
+            );
+            orthogonal |= rook;
+            diagonal |= bishop;
+            king_zone |= rook | bishop | attacks::knight(square) | attacks::king(square);
             king_reach.add(square);
         }
+        // With one square or none to go to, the king's whole zone: the finer sets cost
+        // more than the moves they leave untouched.
+        let (king_leave, king_arrive) = if king_squares & king_squares.wrapping_sub(1) == 0 {
+            (king_zone, [king_zone; 6])
+        } else {
+            // A square both a mover's slider and a king's square see may block or open that
+            // slider's attack on it.
+            let mover = !replier;
+            let (their_rooks, their_bishops) = (
+                board.bits(mover, Piece::Rook) | their_queens,
+                board.bits(mover, Piece::Bishop) | their_queens,
+            );
+            let mut block = near;
+            for from in BitIter(their_rooks & king_reach.orthogonal) {
+                block |= B::rook(from, without_king) & orthogonal;
+            }
+            for from in BitIter(their_bishops & king_reach.diagonal) {
+                block |= B::bishop(from, without_king) & diagonal;
+            }
+            let row = king_squares | attacks::beside(king_squares);
+            let pawn_steps = attacks::pawn_attacks(king_squares, replier_white);
+            let king_steps = row | row << 8 | row >> 8;
+            let king_arrive = [
+                block | pawn_steps,
+                block | king_reach.knight,
+                block | diagonal,
+                block | orthogonal,
+                block | diagonal | orthogonal,
+                block | king_steps,
+            ];
+            let king_leave = block
+                | (pawn_steps & board.bits(mover, Piece::Pawn))
+                | (king_reach.knight & board.bits(mover, Piece::Knight))
+                | (diagonal & their_bishops)
+                | (orthogonal & their_rooks)
+                | (king_steps & board.bits(mover, Piece::King));
+            (king_leave, king_arrive)
+        };
         ReplySquares {
             lines,
             leave,
@@ -442,21 +497,23 @@ impl ReplySquares {
             sliders,
             pawns: pawn_squares,
             king: king_zone,
+            king_leave,
+            king_arrive,
             king_reach,
             blocked: king_zone | rights_rank,
         }
     }
 
-    /// The parts' squares, king lines aside.
+    /// The sliders' and pawns' squares.
     #[inline(always)]
     fn parts(&self) -> u64 {
-        self.sliders | self.pawns | self.king
+        self.sliders | self.pawns
     }
 
     /// Off these, a plain move's from square leaves the replier's moves as they are.
     #[inline(always)]
     pub(crate) fn off_from(&self) -> u64 {
-        !(self.leave | self.parts())
+        !(self.leave | self.parts() | self.king_leave)
     }
 
     /// Off these, a quiet move of each kind of piece leaves the replier's moves as they are
@@ -464,7 +521,7 @@ impl ReplySquares {
     #[inline(always)]
     pub(crate) fn off_to(&self) -> [u64; 6] {
         let parts = self.parts();
-        self.arrive.map(|arrive| !(arrive | parts))
+        core::array::from_fn(|kind| !(self.arrive[kind] | parts | self.king_arrive[kind]))
     }
 }
 
