@@ -4,7 +4,7 @@
 //! At a depth-2 node the side to move (the *mover*) makes each child and the other side (the
 //! *replier*) has its moves counted there. What a quiet move of the mover touches decides how
 //! much of that count must be done again:
-//! - **untouched**: from on [`ReplySquares::off_from`] and to on [`ReplySquares::off_to`]
+//! - **untouched**: from on [`Untouched::from`] and to on [`Untouched::to`]
 //!   of its piece. Every legal move of the replier is as it was,
 //!   so the replier has exactly as many moves as on the parent's board with the turn passed:
 //!   one count of that serves all such children, and none is made.
@@ -65,20 +65,25 @@ pub(crate) struct ReplySquares {
     /// The squares the replier's king may step or castle to or across, what sees them, and
     /// the castling paths.
     pub(crate) king: u64,
-    /// The squares of `king` whose mover's piece, leaving, may change the king's moves: the
-    /// castling paths, the king's squares and neighbours, the squares where a piece blocks
-    /// a mover's slider from them, and the mover's pieces attacking them.
-    pub(crate) king_leave: u64,
-    /// By the arriving piece's kind ([`Piece`] index), the squares of `king` where its
-    /// arrival may change the king's moves: those of `king_leave` but the attackers, and
-    /// where that kind attacks the king's squares.
-    pub(crate) king_arrive: [u64; 6],
     /// Where the mover's knights and sliders must stand to attack the king's squares among
     /// those (its free neighbours and castling squares).
     pub(crate) king_reach: AttackReach,
     /// The king's squares (`king`) and the replier's back rank while it may castle: a plain
     /// move or capture off these, `leave` and `arrive` is free (see [`Free`]).
     pub(crate) blocked: u64,
+}
+
+/// The squares a quiet move's from square (`from`) and, by its piece's kind, to square
+/// (`to`) may be on and leave the replier's moves as they are: off [`ReplySquares::leave`],
+/// [`ReplySquares::arrive`], the sliders' and pawns' squares, and the part of the king's
+/// zone that kind changes (its squares, neighbours and castling paths, where that kind
+/// attacks them, and where a piece blocks or unblocks a mover's slider toward them).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Untouched {
+    /// For the from square.
+    pub(crate) from: u64,
+    /// For the to square, by the piece's kind ([`Piece`] index).
+    pub(crate) to: [u64; 6],
 }
 
 /// The replier's pieces not pinned whose moves a free move of the mover can change: its
@@ -326,15 +331,14 @@ impl ReplySquares {
         sliders: !0,
         pawns: !0,
         king: !0,
-        king_leave: !0,
-        king_arrive: [!0; 6],
         king_reach: AttackReach::EVERYWHERE,
         blocked: !0,
     };
 
-    /// The reply squares of `board`, whose status `S` names the mover (see the module docs).
+    /// The reply squares of `board`, whose status `S` names the mover (see the module docs),
+    /// and the squares off which a quiet move is untouched.
     #[inline(always)]
-    pub(crate) fn compute<S: StatusFlags, B: Lookup>(board: &Board) -> ReplySquares {
+    pub(crate) fn compute<S: StatusFlags, B: Lookup>(board: &Board) -> (ReplySquares, Untouched) {
         let replier_white = !S::WHITE;
         let replier = Color::from_white(replier_white);
         let occupied = board.occupied_bits();
@@ -490,38 +494,24 @@ impl ReplySquares {
                 | (king_steps & board.bits(mover, Piece::King));
             (king_leave, king_arrive)
         };
-        ReplySquares {
+        let squares = ReplySquares {
             lines,
             leave,
             arrive,
             sliders,
             pawns: pawn_squares,
             king: king_zone,
-            king_leave,
-            king_arrive,
             king_reach,
             blocked: king_zone | rights_rank,
-        }
-    }
-
-    /// The sliders' and pawns' squares.
-    #[inline(always)]
-    fn parts(&self) -> u64 {
-        self.sliders | self.pawns
-    }
-
-    /// Off these, a plain move's from square leaves the replier's moves as they are.
-    #[inline(always)]
-    pub(crate) fn off_from(&self) -> u64 {
-        !(self.leave | self.parts() | self.king_leave)
-    }
-
-    /// Off these, a quiet move of each kind of piece leaves the replier's moves as they are
-    /// on arriving (its from square off [`ReplySquares::off_from`]).
-    #[inline(always)]
-    pub(crate) fn off_to(&self) -> [u64; 6] {
-        let parts = self.parts();
-        core::array::from_fn(|kind| !(self.arrive[kind] | parts | self.king_arrive[kind]))
+        };
+        // Off the king's part for the moving piece's kind, the lines and the sliders' and
+        // pawns' squares, a quiet move leaves every replier move as it is.
+        let parts = sliders | pawn_squares;
+        let untouched = Untouched {
+            from: !(leave | parts | king_leave),
+            to: core::array::from_fn(|kind| !(arrive[kind] | parts | king_arrive[kind])),
+        };
+        (squares, untouched)
     }
 }
 
@@ -605,10 +595,10 @@ impl FreeMoves {
 pub(crate) struct SkipUntouched<K, const PIN: bool = false> {
     /// Where the moves to make go.
     pub(crate) inner: K,
-    /// The from squares off the node's reply squares ([`ReplySquares::off_from`]), once per
+    /// The from squares off the node's reply squares ([`Untouched::from`]), once per
     /// node rather than once per target set.
     pub(crate) off_from: u64,
-    /// The to squares off them, by the moving piece's kind ([`ReplySquares::off_to`]).
+    /// The to squares off them, by the moving piece's kind ([`Untouched::to`]).
     pub(crate) off_to: [u64; 6],
     /// The node's empty squares: only quiet moves can be untouched.
     pub(crate) empty: u64,
