@@ -13,7 +13,9 @@ use crate::base::chess_move::Move;
 use crate::base::status::{Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
 use crate::count::leaf::count_entry;
-use crate::count::reply_squares::{Free, FreeMoves, FreeSliders, ReplySquares, SkipUntouched};
+use crate::count::reply_squares::{
+    Free, FreeMoves, FreeSliders, ReplySquares, SkipUntouched, Untouched,
+};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks};
 use crate::generator::children::{Counted, Descend, MakeChildren};
 use crate::generator::entry::{Engine, Operation};
@@ -113,8 +115,13 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
         let untouched = split.untouched;
         return sparse_count(cpu, board, &collect.0, untouched);
     }
-    let squares = if sparse {
-        ReplySquares::EVERYWHERE
+    let (squares, off) = if sparse {
+        // Never read: sparse nodes here sort nothing.
+        let none = Untouched {
+            from: 0,
+            to: [0; 6],
+        };
+        (ReplySquares::EVERYWHERE, none)
     } else {
         ReplySquares::compute::<S, B>(board)
     };
@@ -123,8 +130,8 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, &squares, blocked));
     let mut split = SkipUntouched::<_, false> {
         inner: VisitSink::new(&mut collect, board),
-        off_from: squares.off_from(),
-        off_to: squares.off_to(),
+        off_from: off.from,
+        off_to: off.to,
         empty: !board.occupied_bits(),
         untouched: 0,
         active: !sparse,

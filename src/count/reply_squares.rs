@@ -4,7 +4,7 @@
 //! At a depth-2 node the side to move (the *mover*) makes each child and the other side (the
 //! *replier*) has its moves counted there. What a quiet move of the mover touches decides how
 //! much of that count must be done again:
-//! - **untouched**: from on [`ReplySquares::off_from`] and to on [`ReplySquares::off_to`]
+//! - **untouched**: from on [`Untouched::from`] and to on [`Untouched::to`]
 //!   of its piece. Every legal move of the replier is as it was,
 //!   so the replier has exactly as many moves as on the parent's board with the turn passed:
 //!   one count of that serves all such children, and none is made.
@@ -71,6 +71,19 @@ pub(crate) struct ReplySquares {
     /// The king's squares (`king`) and the replier's back rank while it may castle: a plain
     /// move or capture off these, `leave` and `arrive` is free (see [`Free`]).
     pub(crate) blocked: u64,
+}
+
+/// The squares a quiet move's from square (`from`) and, by its piece's kind, to square
+/// (`to`) may be on and leave the replier's moves as they are: off [`ReplySquares::leave`],
+/// [`ReplySquares::arrive`], the sliders' and pawns' squares, and the part of the king's
+/// zone that kind changes (its squares, neighbours and castling paths, where that kind
+/// attacks them, and where a piece blocks or unblocks a mover's slider toward them).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Untouched {
+    /// For the from square.
+    pub(crate) from: u64,
+    /// For the to square, by the piece's kind ([`Piece`] index).
+    pub(crate) to: [u64; 6],
 }
 
 /// The replier's pieces not pinned whose moves a free move of the mover can change: its
@@ -322,9 +335,10 @@ impl ReplySquares {
         blocked: !0,
     };
 
-    /// The reply squares of `board`, whose status `S` names the mover (see the module docs).
+    /// The reply squares of `board`, whose status `S` names the mover (see the module docs),
+    /// and the squares off which a quiet move is untouched.
     #[inline(always)]
-    pub(crate) fn compute<S: StatusFlags, B: Lookup>(board: &Board) -> ReplySquares {
+    pub(crate) fn compute<S: StatusFlags, B: Lookup>(board: &Board) -> (ReplySquares, Untouched) {
         let replier_white = !S::WHITE;
         let replier = Color::from_white(replier_white);
         let occupied = board.occupied_bits();
@@ -428,14 +442,59 @@ impl ReplySquares {
         // A child adds to these only the square of a neighbour it captures (a capture on a
         // castling path leaves the capturer there, so castling stays shut).
         let mut king_reach = AttackReach::NOWHERE;
+        // The paths, the king's squares and neighbours: any piece arriving or leaving there
+        // may change the king's moves.
+        let near = king_zone;
+        let (mut orthogonal, mut diagonal) = (0, 0);
         for square in BitIter(king_squares) {
-            king_zone |= B::rook(square, without_king)
-                | B::bishop(square, without_king)
-                | attacks::knight(square)
-                | attacks::king(square);
+            let (rook, bishop) = (
+                B::rook(square, without_king),
+                B::bishop(square, without_king),
+            );
+            orthogonal |= rook;
+            diagonal |= bishop;
+            king_zone |= rook | bishop | attacks::knight(square) | attacks::king(square);
             king_reach.add(square);
         }
-        ReplySquares {
+        // With one square or none to go to, the king's whole zone: the finer sets cost
+        // more than the moves they leave untouched.
+        let (king_leave, king_arrive) = if king_squares & king_squares.wrapping_sub(1) == 0 {
+            (king_zone, [king_zone; 6])
+        } else {
+            // A square both a mover's slider and a king's square see may block or open that
+            // slider's attack on it.
+            let mover = !replier;
+            let (their_rooks, their_bishops) = (
+                board.bits(mover, Piece::Rook) | their_queens,
+                board.bits(mover, Piece::Bishop) | their_queens,
+            );
+            let mut block = near;
+            for from in BitIter(their_rooks & king_reach.orthogonal) {
+                block |= B::rook(from, without_king) & orthogonal;
+            }
+            for from in BitIter(their_bishops & king_reach.diagonal) {
+                block |= B::bishop(from, without_king) & diagonal;
+            }
+            let row = king_squares | attacks::beside(king_squares);
+            let pawn_steps = attacks::pawn_attacks(king_squares, replier_white);
+            let king_steps = row | row << 8 | row >> 8;
+            let king_arrive = [
+                block | pawn_steps,
+                block | king_reach.knight,
+                block | diagonal,
+                block | orthogonal,
+                block | diagonal | orthogonal,
+                block | king_steps,
+            ];
+            let king_leave = block
+                | (pawn_steps & board.bits(mover, Piece::Pawn))
+                | (king_reach.knight & board.bits(mover, Piece::Knight))
+                | (diagonal & their_bishops)
+                | (orthogonal & their_rooks)
+                | (king_steps & board.bits(mover, Piece::King));
+            (king_leave, king_arrive)
+        };
+        let squares = ReplySquares {
             lines,
             leave,
             arrive,
@@ -444,27 +503,15 @@ impl ReplySquares {
             king: king_zone,
             king_reach,
             blocked: king_zone | rights_rank,
-        }
-    }
-
-    /// The parts' squares, king lines aside.
-    #[inline(always)]
-    fn parts(&self) -> u64 {
-        self.sliders | self.pawns | self.king
-    }
-
-    /// Off these, a plain move's from square leaves the replier's moves as they are.
-    #[inline(always)]
-    pub(crate) fn off_from(&self) -> u64 {
-        !(self.leave | self.parts())
-    }
-
-    /// Off these, a quiet move of each kind of piece leaves the replier's moves as they are
-    /// on arriving (its from square off [`ReplySquares::off_from`]).
-    #[inline(always)]
-    pub(crate) fn off_to(&self) -> [u64; 6] {
-        let parts = self.parts();
-        self.arrive.map(|arrive| !(arrive | parts))
+        };
+        // Off the king's part for the moving piece's kind, the lines and the sliders' and
+        // pawns' squares, a quiet move leaves every replier move as it is.
+        let parts = sliders | pawn_squares;
+        let untouched = Untouched {
+            from: !(leave | parts | king_leave),
+            to: core::array::from_fn(|kind| !(arrive[kind] | parts | king_arrive[kind])),
+        };
+        (squares, untouched)
     }
 }
 
@@ -548,10 +595,10 @@ impl FreeMoves {
 pub(crate) struct SkipUntouched<K, const PIN: bool = false> {
     /// Where the moves to make go.
     pub(crate) inner: K,
-    /// The from squares off the node's reply squares ([`ReplySquares::off_from`]), once per
+    /// The from squares off the node's reply squares ([`Untouched::from`]), once per
     /// node rather than once per target set.
     pub(crate) off_from: u64,
-    /// The to squares off them, by the moving piece's kind ([`ReplySquares::off_to`]).
+    /// The to squares off them, by the moving piece's kind ([`Untouched::to`]).
     pub(crate) off_to: [u64; 6],
     /// The node's empty squares: only quiet moves can be untouched.
     pub(crate) empty: u64,
