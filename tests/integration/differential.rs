@@ -1104,32 +1104,20 @@ fn random_positions_agree_with_the_reference() {
 /// pinning. Perft 1-4 on both backends against the reference.
 #[test]
 fn sparse_rook_pins_agree_with_the_reference() {
-    let backends = backends();
-    let mut failures = Failures::default();
-    for fen in [
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
-        "4k3/4p3/8/8/8/8/8/K3R3 w - - 0 1",
-        "4k3/4p3/8/8/8/8/8/K3R3 b - - 0 1",
-        "4k3/8/8/4p3/8/8/4R3/K3R3 b - - 0 1",
-        "8/8/8/8/R2p2k1/8/5P2/K7 w - - 0 1",
-        "k7/8/8/8/1K1P2r1/8/8/7r w - - 0 1",
-        "4r1k1/8/8/8/8/8/4P3/4K3 b - - 0 1",
-        "8/8/3k4/3p4/8/1K6/3R4/3R4 b - - 0 1",
-    ] {
-        let pos: Position = fen.parse().expect("a valid FEN");
-        let reference = RefPos::from_fen(fen);
-        let expected = ref_perft_levels(&reference, 4);
-        for (depth, &nodes) in (1..=4).zip(&expected) {
-            for &backend in &backends {
-                let got = PerftOptions::new().backend(backend).perft(&pos, depth);
-                failures.check(got == Ok(nodes), || {
-                    format!("{fen:?} depth {depth} backend {backend}: reference {nodes}, {got:?}")
-                });
-            }
-        }
-    }
-    failures.assert_none("sparse rook pins");
+    agree_to_depth_4(
+        "sparse rook pins",
+        &[
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+            "4k3/4p3/8/8/8/8/8/K3R3 w - - 0 1",
+            "4k3/4p3/8/8/8/8/8/K3R3 b - - 0 1",
+            "4k3/8/8/4p3/8/8/4R3/K3R3 b - - 0 1",
+            "8/8/8/8/R2p2k1/8/5P2/K7 w - - 0 1",
+            "k7/8/8/8/1K1P2r1/8/8/7r w - - 0 1",
+            "4r1k1/8/8/8/8/8/4P3/4K3 b - - 0 1",
+            "8/8/3k4/3p4/8/1K6/3R4/3R4 b - - 0 1",
+        ],
+    );
 }
 
 /// Depth-2 nodes leave a quiet move untouched when it stays off what the replier king's
@@ -1138,18 +1126,26 @@ fn sparse_rook_pins_agree_with_the_reference() {
 /// reference.
 #[test]
 fn open_kings_agree_with_the_reference() {
+    agree_to_depth_4(
+        "open kings",
+        &[
+            "b7/5krp/1P5b/3n1p2/3R2P1/1P1nR3/2K2N2/2Q5 w - - 5 49",
+            "b7/5krp/1P5b/3n1p2/3R2P1/1P1nR3/2K2N2/2Q5 b - - 5 49",
+            "8/5P1n/1p3k2/1brP4/1r4pP/p3N2N/P5B1/3R3K w - - 2 60",
+            "2b2b2/3nn1kr/1p2p1p1/P2p4/P2pP1p1/1B1N2K1/8/r3R3 b - - 7 37",
+            "8/4kp2/3bp1p1/8/3N4/4PP2/5KPP/8 w - - 0 1",
+            "3r4/5k2/2n2pp1/7p/7P/5NP1/2R2PK1/8 b - - 0 1",
+            "r3k2r/8/8/8/3q4/8/2N2B2/R3K2R w KQkq - 0 1",
+            "r3k2r/2n2b2/8/3Q4/8/8/8/R3K2R b KQkq - 0 1",
+        ],
+    );
+}
+
+/// Perft 1-4 of each FEN on both backends against the reference generator.
+fn agree_to_depth_4(what: &str, fens: &[&str]) {
     let backends = backends();
     let mut failures = Failures::default();
-    for fen in [
-        "b7/5krp/1P5b/3n1p2/3R2P1/1P1nR3/2K2N2/2Q5 w - - 5 49",
-        "b7/5krp/1P5b/3n1p2/3R2P1/1P1nR3/2K2N2/2Q5 b - - 5 49",
-        "8/5P1n/1p3k2/1brP4/1r4pP/p3N2N/P5B1/3R3K w - - 2 60",
-        "2b2b2/3nn1kr/1p2p1p1/P2p4/P2pP1p1/1B1N2K1/8/r3R3 b - - 7 37",
-        "8/4kp2/3bp1p1/8/3N4/4PP2/5KPP/8 w - - 0 1",
-        "3r4/5k2/2n2pp1/7p/7P/5NP1/2R2PK1/8 b - - 0 1",
-        "r3k2r/8/8/8/3q4/8/2N2B2/R3K2R w KQkq - 0 1",
-        "r3k2r/2n2b2/8/3Q4/8/8/8/R3K2R b KQkq - 0 1",
-    ] {
+    for &fen in fens {
         let pos: Position = fen.parse().expect("a valid FEN");
         let reference = RefPos::from_fen(fen);
         let expected = ref_perft_levels(&reference, 4);
@@ -1162,5 +1158,5 @@ fn open_kings_agree_with_the_reference() {
             }
         }
     }
-    failures.assert_none("open kings");
+    failures.assert_none(what);
 }
