@@ -125,6 +125,13 @@ pub(crate) const fn beside(pieces: u64) -> u64 {
     ((pieces & NOT_FILE_A) >> 1) | ((pieces & NOT_FILE_H) << 1)
 }
 
+/// The squares of `squares` and every square a king on one of them steps to.
+#[inline(always)]
+pub(crate) const fn king_area(squares: u64) -> u64 {
+    let row = squares | beside(squares);
+    row | row << 8 | row >> 8
+}
+
 /// Shifts a bitboard by a signed square delta (`+8` is one rank up).
 #[inline(always)]
 pub(crate) const fn shift(bits: u64, delta: i8) -> u64 {

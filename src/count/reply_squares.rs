@@ -475,9 +475,8 @@ impl ReplySquares {
             for from in BitIter(their_bishops & king_reach.diagonal) {
                 block |= B::bishop(from, without_king) & diagonal;
             }
-            let row = king_squares | attacks::beside(king_squares);
             let pawn_steps = attacks::pawn_attacks(king_squares, replier_white);
-            let king_steps = row | row << 8 | row >> 8;
+            let king_steps = attacks::king_area(king_squares);
             let king_arrive = [
                 block | pawn_steps,
                 block | king_reach.knight,
@@ -648,8 +647,7 @@ impl<K: Sink> SkipUntouched<K, true> {
         // Where a mover's pawn or king attacks a step; a pawn arriving may also check.
         let pawn_steps = attacks::pawn_attacks(steps, replier_white);
         let pawn_checks = attacks::pawn_attacks_from(king, replier_white);
-        let row = steps | attacks::beside(steps);
-        let king_steps = row | row << 8 | row >> 8;
+        let king_steps = attacks::king_area(steps);
         let mut leaving = (pawn_steps & board.bits(mover, Piece::Pawn))
             | (king_steps & board.bits(mover, Piece::King));
         // What a rook sees from the king's steps (the king out of the way, as in its ban):
