@@ -58,6 +58,19 @@ const PLACEMENT_BYTES: [u32; 256] = {
     }
     table
 };
+/// The Polyglot piece keys by [`read_placement`]'s slot and square in reading order (a8 = 0),
+/// zero for the slots that are not pieces: each byte XORs one in, so the key needs no loop
+/// over each kind's squares (whose exits a predictor cannot guess).
+static READING_KEYS: [u64; 16 * 64] = {
+    let mut keys = [0; 16 * 64];
+    let mut i = 0;
+    while i < 12 * 64 {
+        // Reading order to a bitboard's square: the rank flips (a8: 0 to 56).
+        keys[i] = POLYGLOT_KEYS[(i & !63) | ((i & 63) ^ 56)];
+        i += 1;
+    }
+    keys
+};
 /// The slots of `bits` in [`read_placement`] that are not pieces: where digits start (not
 /// read), where slashes stand, and where bytes that have no place in a placement stand.
 const DIGIT_SLOT: u32 = 12;
@@ -76,7 +89,8 @@ const SQUARES: u32 = 28;
 #[inline]
 pub(super) fn read_placement(fen: &[u8]) -> Option<(Board, u64, usize)> {
     // Indexed by slot, squares in reading order (a8 = 0, h8 = 7, a7 = 8, h1 = 63): a byte
-    // swap at the end turns them into bitboards. Each byte is one store, whatever it is.
+    // swap at the end turns them into bitboards. Each byte is one store and one key XOR,
+    // whatever it is.
     let mut bits = [0u64; 16];
     let mut at: u32 = 0;
     // Flags of every two bytes in a row: two digits, or two slashes (the only way two
@@ -84,12 +98,14 @@ pub(super) fn read_placement(fen: &[u8]) -> Option<(Board, u64, usize)> {
     let mut pairs = 0u32;
     let mut previous = 0u32;
     let mut len = 0;
+    let mut key = 0;
     while let Some(&byte) = fen.get(len) {
         if byte == b' ' {
             break;
         }
         let code = PLACEMENT_BYTES[byte as usize];
         bits[(code & 15) as usize] |= 1 << (at & 63);
+        key ^= READING_KEYS[((code & 15) << 6 | (at & 63)) as usize];
         pairs |= code & previous;
         previous = code;
         at += code >> SQUARES;
@@ -108,16 +124,6 @@ pub(super) fn read_placement(fen: &[u8]) -> Option<(Board, u64, usize)> {
     for (i, piece) in Piece::ALL.into_iter().enumerate() {
         board.toggle(Color::Black, piece, bits[2 * i].swap_bytes());
         board.toggle(Color::White, piece, bits[2 * i + 1].swap_bytes());
-    }
-    let mut key = 0;
-    for (kind, &reading) in bits[..12].iter().enumerate() {
-        let keys = &POLYGLOT_KEYS[64 * kind..][..64];
-        let mut squares = reading;
-        while squares != 0 {
-            // From reading order to a bitboard's square (a8: 0 to 56).
-            key ^= keys[(squares.trailing_zeros() ^ 56) as usize & 63];
-            squares &= squares - 1;
-        }
     }
     Some((board, key, len))
 }
