@@ -6,7 +6,8 @@
      none: reported as nodes per second); constmove's and chessmg's native perft run
      interleaved, position by position, and the ratio is printed per position;
   2. random playouts of 1,000 games (at most 500 plies, each package's own game-over test);
-  3. the legal moves of 100,000 FENs (positions 40-80 plies into random games).
+  3. the legal moves of 100,000 FENs (positions 40-80 plies into random games), then
+     constmove against cozy-chess-py (moves) and rust-chess (counts) head to head, interleaved.
 
 Usage: python benches/python/bench.py [--quick] [--only perft|playouts|legal]. Packages that fail to import are skipped.
 Prints a Markdown table; figures go to docs/PERFORMANCE.md ("From Python").
@@ -253,6 +254,25 @@ def bench_legal_moves():
         want = int(constmove.legal_move_counts(subset).sum())
         assert n == want, (name, n, want)
         row("legal moves", name, f"Python loop, {len(subset)} FENs", s, len(subset), "FENs")
+    # Head to head, interleaved: rows run a minute apart can see the host at different speeds,
+    # so each pair alternates for five rounds and compares the best CPU seconds of each.
+    pairs = []
+    if cozy:
+        pairs.append(("legal_moves, 1 thread", lambda: constmove.legal_moves(fens, threads=1),
+                      "cozy-chess-py's loop", lambda: sum(len(cozy.Board.from_fen(f).generate_moves()) for f in fens)))
+    if rust_chess:
+        pairs.append(("legal_move_counts, 1 thread", lambda: constmove.legal_move_counts(fens, threads=1),
+                      "rust-chess's counting batch",
+                      lambda: sum(len(g) for g in rust_chess.BoardBatch.from_fens(fens).generate_legal_moves())))
+    for ours_name, ours, theirs_name, theirs in pairs:
+        best = [float("inf"), float("inf")]
+        for _ in range(5):
+            for side, f in enumerate((ours, theirs)):
+                c = time.process_time()
+                f()
+                best[side] = min(best[side], time.process_time() - c)
+        print(f"  head to head: constmove {ours_name} {best[1] / best[0]:.2f}x {theirs_name} "
+              f"(CPU {best[0]:.3f} s against {best[1]:.3f} s, best of 5 interleaved)", flush=True)
 
 
 def versions():
