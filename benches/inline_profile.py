@@ -3,15 +3,16 @@
 
     benches/inline_profile.py CALLGRIND_OUT BINARY PATTERN... [--event N]
 
+PATTERN is a source file, alone or with a line or an inclusive range of lines:
+`reply_squares.rs`, `depth2.rs:402`, `depth2.rs:350-359`.
+
 CALLGRIND_OUT must come from `valgrind --tool=callgrind --dump-instr=yes` on BINARY built
 with line tables (`CARGO_PROFILE_RELEASE_DEBUG=line-tables-only cargo build --release -p
 constmove-cli --target-dir target/lines`). Each instruction's own cost is given to every
 source line of its inline chain (`addr2line -i`), so a line that calls inlined code gets the
-cost of everything inlined there. For each PATTERN (`depth2.rs:402`, or `reply_squares.rs`
-for a whole file) it prints the cost of the instructions whose chain has a matching
-`file:line`. `--event N` picks the Nth event of the file (0 `Ir`; with `--branch-sim=yes`,
-2 is `Bcm`, the simulated conditional mispredicts). Lines whose number starts with a
-pattern's also match (`depth2.rs:40` matches 400-409): pass whole line numbers to avoid it.
+cost of everything inlined there. For each PATTERN it prints the cost of the instructions
+whose chain holds a matching line. `--event N` picks the Nth event of the file (0 `Ir`; with
+`--branch-sim=yes`, 2 is `Bcm`, the simulated conditional mispredicts).
 """
 import collections
 import subprocess
@@ -51,9 +52,11 @@ def own_costs(path, event):
 
 
 def inline_chains(binary, addresses):
-    """Each address's inline chain as `file:line` strings, innermost first."""
+    """Each address's inline chain as (file, line) pairs, innermost first."""
+    # On stdin: a large profile's addresses would overflow a command line.
     out = subprocess.run(
-        ["addr2line", "-i", "-a", "-e", binary] + [hex(a) for a in addresses],
+        ["addr2line", "-i", "-a", "-e", binary],
+        input="\n".join(hex(a) for a in addresses),
         capture_output=True,
         text=True,
         check=True,
@@ -64,8 +67,25 @@ def inline_chains(binary, addresses):
             current = int(line, 16)
             chains[current] = []
         elif current is not None:
-            chains[current].append(line.split(" ")[0].split("/src/")[-1])
+            # `path:line`, perhaps followed by ` (discriminator N)`; `??:0` when unknown.
+            path, _, number = line.split(" ")[0].rpartition(":")
+            chains[current].append((path, int(number) if number.isdigit() else 0))
     return chains
+
+
+def matcher(pattern):
+    """Whether a (file, line) pair matches PATTERN: the file by its name or a path ending,
+    and the line, if given, exactly or within the range."""
+    name, _, lines = pattern.partition(":")
+    first, _, last = lines.partition("-")
+    low = int(first) if first else 0
+    high = int(last) if last else (low if first else float("inf"))
+
+    def matches(frame):
+        path, line = frame
+        return (path == name or path.endswith("/" + name)) and low <= line <= high
+
+    return matches
 
 
 def main(argv):
@@ -82,7 +102,8 @@ def main(argv):
     total = sum(cost.values())
     print(f"total {total:,}")
     for pattern in patterns:
-        part = sum(c for a, c in cost.items() if any(pattern in f for f in chains.get(a, [])))
+        matches = matcher(pattern)
+        part = sum(c for a, c in cost.items() if any(map(matches, chains.get(a, []))))
         print(f"{pattern}: {part:,} ({100 * part / max(total, 1):.1f}%)")
 
 
