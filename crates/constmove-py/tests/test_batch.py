@@ -70,6 +70,23 @@ def test_legal_moves_of_many_fens_in_every_input_form(fens):
         constmove.legal_move_counts(bad)
 
 
+def test_joined_fens_split_at_each_newline_only():
+    # FENs of every length modulo 8, so a newline falls at each place of an 8-byte word.
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    fens = [start[: -1] + str(n) for n in range(1, 17)]
+    want = [20] * len(fens)
+    for joined in ("\n".join(fens), "\n".join(fens) + "\n"):
+        assert constmove.legal_move_counts(joined.encode()).tolist() == want
+    # Neither a byte one off a newline (\x0b, \x0e) nor a multi-byte character splits a FEN;
+    # an empty line is a FEN of its own.
+    for odd, index in [("\x0b", 1), ("\x0e", 1), ("\u00e9", 1), ("\n", 2)]:
+        joined = "\n".join([start, start + odd, start]).encode()
+        with pytest.raises(ValueError, match=rf"fens\[{index}\]"):
+            constmove.legal_move_counts(joined)
+    assert constmove.legal_move_counts(b"").tolist() == []
+    assert constmove.legal_move_counts(start.encode()).tolist() == [20]
+
+
 def test_one_thread_legal_moves_grow_their_buffer():
     # One thread writes into a buffer guessed at 64 moves a FEN and grows it: 218-move
     # positions overrun the guess, and an iterator gives no length to guess from at all.
