@@ -273,26 +273,14 @@ fn each_position<T: Send>(
             parts.push(start(total));
         }
         if let Some(out) = parts.last_mut() {
-            for (i, fen) in fens.iter().enumerate() {
-                // A match, not `map_err` and `?`: each of those moved the position once more
-                // (about 150 instructions a FEN in copies).
-                match Position::from_fen(fen) {
-                    Ok(position) => each(&position, out),
-                    Err(e) => return Err(fail(base + i, format!("{e}: {fen:?}"))),
-                }
-            }
+            read_each(fens, base, out, &each).map_err(|(index, message)| fail(index, message))?;
         }
         return Ok(());
     }
     let chunk = fens.len().div_ceil(threads).max(1);
     let work = |c: usize, part: &[&str]| -> Result<T, (usize, String)> {
         let mut out = start(part.len());
-        for (i, fen) in part.iter().enumerate() {
-            match Position::from_fen(fen) {
-                Ok(position) => each(&position, &mut out),
-                Err(e) => return Err((base + c * chunk + i, format!("{e}: {fen:?}"))),
-            }
-        }
+        read_each(part, base + c * chunk, &mut out, &each)?;
         Ok(out)
     };
     let done: Vec<Result<T, (usize, String)>> = std::thread::scope(|s| {
@@ -314,6 +302,26 @@ fn each_position<T: Send>(
     });
     for part in done {
         parts.push(part.map_err(|(index, message)| fail(index, message))?);
+    }
+    Ok(())
+}
+
+/// Runs `each` on the position of every FEN of `fens` (the first one's index `first`), or
+/// stops at the first bad one with its index and message.
+#[inline(always)]
+fn read_each<T>(
+    fens: &[&str],
+    first: usize,
+    out: &mut T,
+    each: &impl Fn(&Position, &mut T),
+) -> Result<(), (usize, String)> {
+    for (i, fen) in fens.iter().enumerate() {
+        // A match, not `map_err` and `?`: each of those moved the position once more (about
+        // 150 instructions a FEN in copies).
+        match Position::from_fen(fen) {
+            Ok(position) => each(&position, out),
+            Err(e) => return Err((first + i, format!("{e}: {fen:?}"))),
+        }
     }
     Ok(())
 }
