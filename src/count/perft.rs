@@ -211,7 +211,17 @@ pub(crate) fn perft<S: StatusFlags, B: Engine>(
     match depth {
         0 => 1,
         1 => count_entry::<S, B>(cpu, board, ep),
-        2 if B::BATCH => B::enter(cpu, Depth2Node::<S>::new(board, ep)),
+        2 if B::BATCH => {
+            // Below a depth-2 node no right whose path is shut can be used: the node runs as
+            // the status without it, whose code does no castling work.
+            if S::WK || S::WQ || S::BK || S::BQ {
+                let live = without_dead_rights(board, S::INDEX);
+                if live != S::INDEX {
+                    return depth2_at::<B>(cpu, board, live, ep);
+                }
+            }
+            B::enter(cpu, Depth2Node::<S>::new(board, ep))
+        }
         _ => {
             let mut children = PerftChildren::<B> {
                 child_depth: depth - 1,
@@ -221,6 +231,62 @@ pub(crate) fn perft<S: StatusFlags, B: Engine>(
             B::enter(cpu, Interior::<S>::new(board, ep, &mut children));
             children.nodes
         }
+    }
+}
+
+/// `status` (an index, see `dispatch`) without the castling rights no move of a depth-2
+/// node of `board` or of its children can use: the side to move castles only there, so only
+/// with its path empty; the other side castles only in a child, so never while a piece of
+/// its own stands on its path (a move of the side to move can take it, but its capturer
+/// then stands there).
+#[inline(always)]
+fn without_dead_rights(board: &Board, status: u8) -> u8 {
+    const FIRST_RIGHT: u32 = 2;
+    let white_moves = status & 1 != 0;
+    let castling = board.castling();
+    let occupied = board.occupied_bits();
+    let mut dead = 0;
+    for (index, color, kingside) in [
+        (0, Color::White, true),
+        (1, Color::White, false),
+        (2, Color::Black, true),
+        (3, Color::Black, false),
+    ] {
+        let blockers = if (color == Color::White) == white_moves {
+            occupied
+        } else {
+            board.color_bits(color)
+        };
+        dead |= u8::from(castling.block(color, kingside) & blockers != 0) << index;
+    }
+    // Only when the replier keeps no right: a node that loses some of them runs code of a
+    // status of its own, and mixing statuses fills the instruction cache.
+    let replier_rights = if white_moves { 0b1100 } else { 0b11 };
+    if (status >> FIRST_RIGHT) & replier_rights & !dead != 0 {
+        return status;
+    }
+    status & !(dead << FIRST_RIGHT)
+}
+
+/// The depth-2 node of `board` whose status index is `status`: one jump for every status
+/// that drops a right (see [`without_dead_rights`]).
+#[inline(never)]
+fn depth2_at<B: Engine>(cpu: Cpu<B>, board: &Board, status: u8, ep: u8) -> u64 {
+    dispatch(status, Depth2At::<B> { board, ep, cpu })
+}
+
+/// [`depth2_at`] once the status is known.
+struct Depth2At<'a, B> {
+    board: &'a Board,
+    ep: u8,
+    cpu: Cpu<B>,
+}
+
+impl<B: Engine> StatusOp for Depth2At<'_, B> {
+    type Output = u64;
+    #[inline(always)]
+    fn run<S: StatusFlags>(self) -> u64 {
+        B::enter(self.cpu, Depth2Node::<S>::new(self.board, self.ep))
     }
 }
 
@@ -308,5 +374,49 @@ struct PerftChildren<B> {
 impl<B: Engine> ChildAction for PerftChildren<B> {
     fn child(&mut self, _: &Board, child: &Board, _: ChildMove, status: u8, ep: u8) {
         self.nodes += perft_at::<B>(self.cpu, child, status, ep, self.child_depth);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    /// The status a depth-2 node of `fen` runs with, as the FEN's castling field.
+    fn live_rights(fen: &str) -> String {
+        let position: Position = fen.parse().unwrap();
+        let status = without_dead_rights(position.board(), position.status_index());
+        let rights = ["K", "Q", "k", "q"].iter().enumerate();
+        rights
+            .filter(|(index, _)| status >> (2 + index) & 1 != 0)
+            .map(|(_, right)| *right)
+            .collect()
+    }
+
+    #[test]
+    fn rights_behind_pieces_are_dropped_at_depth_2_nodes() {
+        // Every path shut: the mover's by any piece, the replier's by its own pieces.
+        assert_eq!(
+            live_rights("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            ""
+        );
+        // The replier's paths shut by its own pieces; the mover's open paths keep theirs.
+        assert_eq!(live_rights("r3k2r/8/8/8/8/8/8/RN2KB1R b KQkq - 0 1"), "kq");
+        // The mover's king-side path holds a piece of the replier: that right is dead too.
+        assert_eq!(live_rights("r3k1Nr/8/8/8/8/8/8/RN2KB1R b KQkq - 0 1"), "q");
+    }
+
+    #[test]
+    fn rights_the_replier_may_still_use_are_kept() {
+        // Open paths everywhere.
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        assert_eq!(live_rights(kiwipete), "KQkq");
+        // The replier's king-side path holds only a piece of the mover, which may leave it.
+        assert_eq!(live_rights("r3k2r/8/8/8/8/8/8/R3K1nR b KQkq - 0 1"), "KQkq");
+        // While the replier keeps a right nothing is dropped, not even the mover's dead ones.
+        assert_eq!(
+            live_rights("rn2k1nr/8/8/8/8/8/8/RN2K1nR b KQkq - 0 1"),
+            "KQkq"
+        );
     }
 }
