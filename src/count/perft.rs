@@ -9,6 +9,7 @@
 //! the child's status as a runtime index: one entry instead of one per walk and status.
 
 use crate::base::board::Board;
+use crate::base::castling::right_index;
 use crate::base::status::StatusFlags;
 use crate::base::types::{Color, Piece, Square};
 use crate::count::depth2::Depth2Node;
@@ -246,22 +247,21 @@ fn without_dead_rights(board: &Board, status: u8) -> u8 {
     let castling = board.castling();
     let occupied = board.occupied_bits();
     let mut dead = 0;
-    for (index, color, kingside) in [
-        (0, Color::White, true),
-        (1, Color::White, false),
-        (2, Color::Black, true),
-        (3, Color::Black, false),
-    ] {
+    for color in [Color::White, Color::Black] {
         let blockers = if (color == Color::White) == white_moves {
             occupied
         } else {
             board.color_bits(color)
         };
-        dead |= u8::from(castling.block(color, kingside) & blockers != 0) << index;
+        for kingside in [true, false] {
+            let shut = castling.block(color, kingside) & blockers != 0;
+            dead |= u8::from(shut) << right_index(color, kingside);
+        }
     }
     // Only when the replier keeps no right: a node that loses some of them runs code of a
     // status of its own, and mixing statuses fills the instruction cache.
-    let replier_rights = if white_moves { 0b1100 } else { 0b11 };
+    let replier = Color::from_white(!white_moves);
+    let replier_rights = 0b11 << right_index(replier, true);
     if (status >> FIRST_RIGHT) & replier_rights & !dead != 0 {
         return status;
     }
