@@ -315,7 +315,8 @@ fn pawn_count(pawns: u64, occupied: u64, theirs: u64, white: bool) -> u32 {
     let west = shift(pawns & NOT_FILE_A, west) & theirs;
     let east = shift(pawns & NOT_FILE_H, east) & theirs;
     let last = promotion_rank(white);
-    let plain = single.count_ones() + double.count_ones() + west.count_ones() + east.count_ones();
+    // A square a double push reaches is not one a single push reaches: one popcount.
+    let plain = (single | double).count_ones() + west.count_ones() + east.count_ones();
     plain
         + 3 * ((single & last).count_ones()
             + (west & last).count_ones()
