@@ -2,6 +2,8 @@
 //! is a type. The last ply is bulk-counted (the popcounts of the target sets; no child board
 //! is built); depth-2 nodes are batched by [`crate::count::depth2`]; deeper nodes are
 //! [`Interior`] nodes, which make each child and hand it to a [`ChildAction`].
+//! A node runs as its status without the castling rights no move below it can use (see
+//! `without_unreachable_rights` and `without_dead_rights`): that code does no castling work.
 //!
 //! Interior nodes are few (about one per thirty depth-2 nodes) and every walk has them:
 //! perft, statistics, the hash table. So one interior entry per status serves all walks, and
@@ -218,21 +220,67 @@ pub(crate) fn perft<S: StatusFlags, B: Engine>(
             if S::WK || S::WQ || S::BK || S::BQ {
                 let live = without_dead_rights(board, S::INDEX);
                 if live != S::INDEX {
-                    return depth2_at::<B>(cpu, board, live, ep);
+                    return node_at::<B>(cpu, board, live, ep, 2);
                 }
             }
             B::enter(cpu, Depth2Node::<S>::new(board, ep))
         }
         _ => {
-            let mut children = PerftChildren::<B> {
-                child_depth: depth - 1,
-                nodes: 0,
-                cpu,
-            };
-            B::enter(cpu, Interior::<S>::new(board, ep, &mut children));
-            children.nodes
+            // A right its side cannot use within `depth` plies is dropped for the whole
+            // subtree: every node below runs code that does no castling work for it.
+            if S::WK || S::WQ || S::BK || S::BQ {
+                let live = without_unreachable_rights(board, S::INDEX, depth);
+                if live != S::INDEX {
+                    return node_at::<B>(cpu, board, live, ep, depth);
+                }
+            }
+            interior_perft::<S, B>(cpu, board, ep, depth)
         }
     }
+}
+
+/// Perft of the interior node `board` (status `S`, en-passant square `ep`) to `depth` > 2.
+#[inline(always)]
+fn interior_perft<S: StatusFlags, B: Engine>(
+    cpu: Cpu<B>,
+    board: &Board,
+    ep: u8,
+    depth: u32,
+) -> u64 {
+    let mut children = PerftChildren::<B> {
+        child_depth: depth - 1,
+        nodes: 0,
+        cpu,
+    };
+    B::enter(cpu, Interior::<S>::new(board, ep, &mut children));
+    children.nodes
+}
+
+/// Where the castling rights start in a status index (see `dispatch`): bits 2 to 5.
+const FIRST_RIGHT: u32 = 2;
+
+/// `status` (an index, see `dispatch`) without the castling rights whose side cannot castle
+/// within `depth` plies of `board`: each piece of its own on the path takes a move of that
+/// side to leave it (one move moves one piece), and the castle is one more.
+#[inline(always)]
+fn without_unreachable_rights(board: &Board, status: u8, depth: u32) -> u8 {
+    let white_moves = status & 1 != 0;
+    let castling = board.castling();
+    let mut dead = 0;
+    for color in [Color::White, Color::Black] {
+        // The moves this side makes within `depth` plies: it moves first if it is to move.
+        let moves = if (color == Color::White) == white_moves {
+            depth.div_ceil(2)
+        } else {
+            depth / 2
+        };
+        let own = board.color_bits(color);
+        for kingside in [true, false] {
+            let blockers = (castling.block(color, kingside) & own).count_ones();
+            dead |= u8::from(blockers >= moves) << right_index(color, kingside);
+        }
+    }
+    status & !(dead << FIRST_RIGHT)
 }
 
 /// `status` (an index, see `dispatch`) without the castling rights no move of a depth-2
@@ -242,7 +290,6 @@ pub(crate) fn perft<S: StatusFlags, B: Engine>(
 /// then stands there).
 #[inline(always)]
 fn without_dead_rights(board: &Board, status: u8) -> u8 {
-    const FIRST_RIGHT: u32 = 2;
     let white_moves = status & 1 != 0;
     let castling = board.castling();
     let occupied = board.occupied_bits();
@@ -268,25 +315,39 @@ fn without_dead_rights(board: &Board, status: u8) -> u8 {
     status & !(dead << FIRST_RIGHT)
 }
 
-/// The depth-2 node of `board` whose status index is `status`: one jump for every status
-/// that drops a right (see [`without_dead_rights`]).
+/// The node of `board` whose status index is `status`, at `depth` >= 2, without a second
+/// look at its rights: one jump for every status that drops a right (see
+/// [`without_dead_rights`] and [`without_unreachable_rights`]).
+#[cold]
 #[inline(never)]
-fn depth2_at<B: Engine>(cpu: Cpu<B>, board: &Board, status: u8, ep: u8) -> u64 {
-    dispatch(status, Depth2At::<B> { board, ep, cpu })
+fn node_at<B: Engine>(cpu: Cpu<B>, board: &Board, status: u8, ep: u8, depth: u32) -> u64 {
+    let at = NodeAt::<B> {
+        board,
+        ep,
+        depth,
+        cpu,
+    };
+    dispatch(status, at)
 }
 
-/// [`depth2_at`] once the status is known.
-struct Depth2At<'a, B> {
+/// [`node_at`] once the status is known.
+struct NodeAt<'a, B> {
     board: &'a Board,
     ep: u8,
+    depth: u32,
     cpu: Cpu<B>,
 }
 
-impl<B: Engine> StatusOp for Depth2At<'_, B> {
+impl<B: Engine> StatusOp for NodeAt<'_, B> {
     type Output = u64;
     #[inline(always)]
     fn run<S: StatusFlags>(self) -> u64 {
-        B::enter(self.cpu, Depth2Node::<S>::new(self.board, self.ep))
+        // Engines without the batch run depth-2 nodes as interior ones.
+        if B::BATCH && self.depth == 2 {
+            B::enter(self.cpu, Depth2Node::<S>::new(self.board, self.ep))
+        } else {
+            interior_perft::<S, B>(self.cpu, self.board, self.ep, self.depth)
+        }
     }
 }
 
@@ -385,12 +446,54 @@ mod tests {
     /// The status a depth-2 node of `fen` runs with, as the FEN's castling field.
     fn live_rights(fen: &str) -> String {
         let position: Position = fen.parse().unwrap();
-        let status = without_dead_rights(position.board(), position.status_index());
+        rights_of(without_dead_rights(
+            position.board(),
+            position.status_index(),
+        ))
+    }
+
+    /// The castling rights of a status index, as a FEN's castling field.
+    fn rights_of(status: u8) -> String {
         let rights = ["K", "Q", "k", "q"].iter().enumerate();
         rights
             .filter(|(index, _)| status >> (2 + index) & 1 != 0)
             .map(|(_, right)| *right)
             .collect()
+    }
+
+    /// The status a node of `fen` at `depth` > 2 runs with, as the FEN's castling field.
+    fn reachable_rights(fen: &str, depth: u32) -> String {
+        let position: Position = fen.parse().unwrap();
+        let status = position.status_index();
+        rights_of(without_unreachable_rights(position.board(), status, depth))
+    }
+
+    #[test]
+    fn rights_out_of_reach_are_dropped_for_the_subtree() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        // In 7 plies white moves 4 times and black 3: black's queen side needs 3 moves to
+        // clear (b8, c8, d8) and a fourth to castle.
+        assert_eq!(reachable_rights(start, 7), "KQk");
+        assert_eq!(reachable_rights(start, 8), "KQkq");
+        assert_eq!(reachable_rights(start, 5), "K");
+        assert_eq!(reachable_rights(start, 3), "");
+        // Position 5: b1, c1 and d1 hold three white pieces, and white moves 3 times in 6
+        // plies; the king side is open.
+        let position5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
+        assert_eq!(reachable_rights(position5, 6), "K");
+        assert_eq!(reachable_rights(position5, 7), "KQ");
+    }
+
+    #[test]
+    fn rights_in_reach_are_kept() {
+        // Open paths: any right may be used at the last ply.
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        assert_eq!(reachable_rights(kiwipete, 3), "KQkq");
+        // Only the other side's pieces on the paths: they may leave on their own.
+        assert_eq!(
+            reachable_rights("rN2k1Nr/8/8/8/8/8/8/Rn2K1nR w KQkq - 0 1", 3),
+            "KQkq"
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub(crate) trait StatusOp {
 /// Runs `op` with the [`Status`] whose [`StatusFlags::INDEX`] is `index & 63`.
 // For N = 0 the expansion reads `0 & 1 != 0`, which clippy flags though it is intended.
 #[allow(clippy::eq_op, clippy::erasing_op)]
-// Always inlined: perft's two jumps (any node, and a depth-2 node that drops a right) made
+// Always inlined: perft's two jumps (any node, and a node that drops a right) made
 // LLVM call it instead, which cost sparse positions 0.4% (docs/PERFORMANCE.md).
 #[inline(always)]
 pub(crate) fn dispatch<O: StatusOp>(index: u8, op: O) -> O::Output {
