@@ -4,8 +4,11 @@
 //! ```text
 //! valgrind --tool=callgrind target/release/examples/castling_cost SET
 //! ```
-//! SET is `start`, `start-`, `c960` or `c960-` (`-`: castling field replaced by `-`, i.e. no
-//! rights); the 960 set is every 16th Chess960 start. Prints `leaves`.
+//! SET is `start`, `c960` or `c960-std`, alone or with `-` appended (castling field replaced by
+//! `-`, i.e. no rights): `c960` is every 16th Chess960 start, `c960-std` the 17 Chess960 starts
+//! other than the standard one whose king and rooks stand on the standard squares (their
+//! castling runs standard chess's code, so their cost is the positions', not the rules').
+//! Prints `leaves`.
 
 use constmove::{Backend, PerftOptions, Position};
 use std::process::ExitCode;
@@ -21,8 +24,22 @@ fn main() -> ExitCode {
                 .collect(),
             set.ends_with('-'),
         ),
+        "c960-std" | "c960-std-" => (
+            (0..960)
+                .map(|n| Position::chess960_startpos(n).expect("under 960"))
+                .filter(|position| {
+                    let fen = position.to_string();
+                    let rank = fen.split('/').next().unwrap_or_default();
+                    let rank = rank.as_bytes();
+                    rank[0] == b'r' && rank[4] == b'k' && rank[7] == b'r' && rank != b"rnbqkbnr"
+                })
+                .collect(),
+            set.ends_with('-'),
+        ),
         _ => {
-            eprintln!("castling_cost: SET must be start, start-, c960 or c960-");
+            eprintln!(
+                "castling_cost: SET must be start, c960 or c960-std, each with or without a trailing -"
+            );
             return ExitCode::FAILURE;
         }
     };
