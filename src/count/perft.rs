@@ -281,23 +281,16 @@ const FIRST_RIGHT: u32 = 2;
 /// cannot castle when `o >= m` and `o - (m - 1) + 1 > before`.
 #[inline(always)]
 fn without_unreachable_rights(board: &Board, status: u8, depth: u32) -> u8 {
-    let white_moves = status & 1 != 0;
-    let castling = board.castling();
-    let mut dead = 0;
-    for color in [Color::White, Color::Black] {
+    let dead = ruled_out_rights(board, status, |color, to_move, path| {
         // This side's moves within `depth` plies, and the other side's before its last one.
-        let (moves, before) = if (color == Color::White) == white_moves {
+        let (moves, before) = if to_move {
             (depth.div_ceil(2), depth.div_ceil(2) - 1)
         } else {
             (depth / 2, depth / 2)
         };
-        let own = board.color_bits(color);
-        for kingside in [true, false] {
-            let blockers = (castling.block(color, kingside) & own).count_ones();
-            let out_of_reach = blockers >= moves && blockers + 2 > moves + before;
-            dead |= u8::from(out_of_reach) << right_index(color, kingside);
-        }
-    }
+        let blockers = (path & board.color_bits(color)).count_ones();
+        blockers >= moves && blockers + 2 > moves + before
+    });
     status & !(dead << FIRST_RIGHT)
 }
 
@@ -309,20 +302,14 @@ fn without_unreachable_rights(board: &Board, status: u8, depth: u32) -> u8 {
 #[inline(always)]
 fn without_dead_rights(board: &Board, status: u8) -> u8 {
     let white_moves = status & 1 != 0;
-    let castling = board.castling();
-    let occupied = board.occupied_bits();
-    let mut dead = 0;
-    for color in [Color::White, Color::Black] {
-        let blockers = if (color == Color::White) == white_moves {
-            occupied
+    let dead = ruled_out_rights(board, status, |color, to_move, path| {
+        let blockers = if to_move {
+            board.occupied_bits()
         } else {
             board.color_bits(color)
         };
-        for kingside in [true, false] {
-            let shut = castling.block(color, kingside) & blockers != 0;
-            dead |= u8::from(shut) << right_index(color, kingside);
-        }
-    }
+        path & blockers != 0
+    });
     // Only when the replier keeps no right: a node that loses some of them runs code of a
     // status of its own, and mixing statuses fills the instruction cache.
     let replier = Color::from_white(!white_moves);
@@ -331,6 +318,24 @@ fn without_dead_rights(board: &Board, status: u8) -> u8 {
         return status;
     }
     status & !(dead << FIRST_RIGHT)
+}
+
+/// The castling rights (bits by [`right_index`]) that `dead(color, to_move, path)` rules out
+/// on `board`: `path` holds the squares the castle needs empty, `to_move` says whether
+/// `color` moves first in `status`. Rights `status` does not hold may be among them.
+#[inline(always)]
+fn ruled_out_rights(board: &Board, status: u8, dead: impl Fn(Color, bool, u64) -> bool) -> u8 {
+    let white_moves = status & 1 != 0;
+    let castling = board.castling();
+    let mut rights = 0;
+    for color in [Color::White, Color::Black] {
+        let to_move = (color == Color::White) == white_moves;
+        for kingside in [true, false] {
+            let ruled_out = dead(color, to_move, castling.block(color, kingside));
+            rights |= u8::from(ruled_out) << right_index(color, kingside);
+        }
+    }
+    rights
 }
 
 /// The node of `board` whose status index is `status`, at `depth` >= 2, without a second
