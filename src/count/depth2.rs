@@ -13,9 +13,7 @@ use crate::base::chess_move::Move;
 use crate::base::status::{Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
 use crate::count::leaf::count_entry;
-use crate::count::reply_squares::{
-    Free, FreeMoves, FreeSliders, ReplySquares, SkipUntouched, Untouched,
-};
+use crate::count::reply_squares::{ReplySquares, SkipUntouched, Untouched};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks};
 use crate::generator::children::{Counted, Descend, MakeChildren};
 use crate::generator::entry::{Engine, Operation};
@@ -38,20 +36,6 @@ const_assert!(CHILD_BUFFER == u64::BITS as usize);
 /// Below this many pieces on the board, none a knight, bishop or queen, a depth-2 node counts
 /// all its children in full.
 const SPARSE: u32 = 16;
-
-/// From this many free moves on, the passed count notes each free slider's targets
-/// ([`FreeSliders`]) so that a quiet free move recounts only the sliders it changes.
-const NOTE_SLIDERS: usize = 6;
-
-/// What the passed count notes of the replier's unpinned sliders: nothing, their moves in
-/// all, or each one's targets.
-struct SliderNotes;
-
-impl SliderNotes {
-    const NONE: u8 = 0;
-    const TOTAL: u8 = 1;
-    const EACH: u8 = 2;
-}
 
 /// The status the replier's moves are counted with in every batched child of a node whose
 /// status is `S`: the side flips, no en passant, and only the replier's own rights matter.
@@ -100,14 +84,10 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     let few = board.occupied_bits().count_ones() < SPARSE;
     let sparse = few && both(Piece::Knight) | both(Piece::Bishop) | both(Piece::Queen) == 0;
     // Sparse nodes with no castling right and no en passant (nearly all) have a generator of
-    // their own that only makes children: no sorting, marking or free test per child. The few
+    // their own that only makes children: no sorting or marking per child. The few
     // others share the dense nodes' generator, with the sorting switched off at run time.
     if sparse && !S::EP && !(S::WK || S::WQ || S::BK || S::BQ) {
-        let mut collect = MakeChildren(Collect::<S, B, false>::new(
-            cpu,
-            &ReplySquares::EVERYWHERE,
-            !0,
-        ));
+        let mut collect = MakeChildren(Collect::<S, B, false>::new(cpu, &ReplySquares::EVERYWHERE));
         // Quiet moves far from everything the replier's moves read are only counted.
         let mut split = SkipUntouched::sparse::<S, B>(VisitSink::new(&mut collect, board), board);
         // No knight, bishop or queen on the board: the generator reads none.
@@ -125,9 +105,7 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     } else {
         ReplySquares::compute::<S, B>(board)
     };
-    // No free moves with few pieces: too few to pay for the passed count's notes.
-    let blocked = if few { !0 } else { squares.blocked };
-    let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, &squares, blocked));
+    let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, &squares));
     let mut split = SkipUntouched::<_, false> {
         inner: VisitSink::new(&mut collect, board),
         off_from: off.from,
@@ -146,14 +124,12 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     if sparse {
         return sparse_count(cpu, board, collect, untouched);
     }
-    let free = &collect.free;
-    if untouched == 0 && collect.batch.len == 0 && free.len() == 0 {
+    if untouched == 0 && collect.batch.len == 0 {
         return collect.nodes;
     }
     let batch = CountBatch::<Reply<S>> {
         board,
         untouched,
-        free,
         batch: &collect.batch,
         squares: &squares,
         status: PhantomData,
@@ -275,7 +251,6 @@ impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
 struct CountBatch<'a, R> {
     board: &'a Board,
     untouched: u64,
-    free: &'a FreeMoves,
     batch: &'a Batch,
     squares: &'a ReplySquares,
     status: PhantomData<R>,
@@ -285,13 +260,7 @@ impl<R: StatusFlags> Operation for CountBatch<'_, R> {
     type Output = u64;
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) -> u64 {
-        count_batch::<R, B>(
-            self.board,
-            self.untouched,
-            self.free,
-            self.batch,
-            self.squares,
-        )
+        count_batch::<R, B>(self.board, self.untouched, self.batch, self.squares)
     }
 }
 
@@ -335,37 +304,15 @@ impl PartSets {
 fn count_batch<R: StatusFlags, B: Engine>(
     board: &Board,
     untouched: u64,
-    free: &FreeMoves,
     batch: &Batch,
     squares: &ReplySquares,
 ) -> u64 {
     let replier = Color::from_white(R::WHITE);
     let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, AnyPieces>(board, replier, king);
-    // The free sliders' moves are needed only when a free move changes a slider's squares.
-    let reach = &squares.king_reach;
-    let union = free.union();
-    // With few free moves a slider's change is cheaper to recount in full than to note
-    // every free slider's targets for (`Free::delta`).
-    let mut sliders = FreeSliders::new();
-    let passed = if union & squares.sliders == 0 {
-        ReplyParts::count::<R, B, { SliderNotes::NONE }>(board, &masks, reach, &mut sliders)
-    } else if free.len() < NOTE_SLIDERS {
-        ReplyParts::count::<R, B, { SliderNotes::TOTAL }>(board, &masks, reach, &mut sliders)
-    } else {
-        ReplyParts::count::<R, B, { SliderNotes::EACH }>(board, &masks, reach, &mut sliders)
-    };
+    let passed = ReplyParts::count::<R, B>(board, &masks, &squares.king_reach);
     let passed_total = passed.total();
     let mut nodes = untouched * passed_total;
-    if free.len() != 0 {
-        // Free moves: the passed count changed by what the free pieces gain or lose.
-        let pinned = masks.pin_hv | masks.pin_diag;
-        let pieces = Free::compute(board, R::WHITE, squares, pinned, sliders.total, union);
-        nodes += free.len() as u64 * passed_total;
-        for change in free.changes() {
-            nodes = nodes.wrapping_add(pieces.delta::<B>(change, &sliders));
-        }
-    }
 
     // The masks of the children counted in full, kept for their count.
     let mut full_masks = [const { MaybeUninit::<LegalMasks>::uninit() }; CHILD_BUFFER];
@@ -445,17 +392,16 @@ struct ReplyParts {
 }
 
 impl ReplyParts {
-    /// The parts, with the unpinned sliders' targets noted in `free` if `NOTE`.
+    /// The parts.
     #[inline(always)]
-    fn count<S: StatusFlags, B: Engine, const NOTE: u8>(
+    fn count<S: StatusFlags, B: Engine>(
         board: &Board,
         masks: &LegalMasks,
         reach: &AttackReach,
-        free: &mut FreeSliders,
     ) -> ReplyParts {
         ReplyParts {
             king: Self::king::<S, B>(board, masks, reach),
-            sliders: Self::sliders_noting::<S, B, NOTE>(board, masks, free),
+            sliders: Self::sliders::<S, B>(board, masks),
             pawns: Self::pawns::<S>(board, masks),
             knights: knight_count(board, Color::from_white(S::WHITE), masks),
         }
@@ -479,28 +425,11 @@ impl ReplyParts {
 
     #[inline(always)]
     fn sliders<S: StatusFlags, B: Engine>(board: &Board, masks: &LegalMasks) -> u64 {
-        Self::sliders_noting::<S, B, { SliderNotes::NONE }>(board, masks, &mut FreeSliders::new())
-    }
-
-    /// The sliders' moves, noting the unpinned ones' targets in `free` if `NOTE`.
-    #[inline(always)]
-    fn sliders_noting<S: StatusFlags, B: Engine, const NOTE: u8>(
-        board: &Board,
-        masks: &LegalMasks,
-        free: &mut FreeSliders,
-    ) -> u64 {
         let us = Color::from_white(S::WHITE);
         let movable = !board.color_bits(us) & masks.checkmask;
-        let pinned = masks.pin_hv | masks.pin_diag;
         let mut moves = 0;
-        slider_moves::<B, AnyPieces>(board, us, movable, masks, |piece, from, targets| {
+        slider_moves::<B, AnyPieces>(board, us, movable, masks, |_, _, targets| {
             moves += u64::from(targets.count_ones());
-            let unpinned = (pinned >> from) & 1 == 0;
-            if NOTE == SliderNotes::EACH {
-                free.note(piece, from, targets, unpinned);
-            } else if NOTE == SliderNotes::TOTAL {
-                free.total += targets.count_ones() & u32::from(unpinned).wrapping_neg();
-            }
         });
         moves
     }
@@ -599,7 +528,7 @@ impl Batch {
 /// Keeps the children the replier's count can be batched for (those whose status counts like
 /// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged) and counts the
 /// rest at once. If `DENSE`, it also notes which children leave the replier's king lines
-/// alone and the free moves (the dense path's sorting; sparse nodes with a castling right or
+/// alone (the dense path's sorting; sparse nodes with a castling right or
 /// en passant share it with every square on the lines, and count every child in full).
 struct Collect<'a, S, B, const DENSE: bool> {
     batch: Batch,
@@ -607,13 +536,6 @@ struct Collect<'a, S, B, const DENSE: bool> {
     /// The replier's king lines ([`ReplySquares::lines`], `leave` and `arrive`); unused
     /// unless `DENSE`. By reference: sparse nodes pass a constant and store nothing.
     squares: &'a ReplySquares,
-    /// The other squares a free move stays off ([`ReplySquares::blocked`]); unused unless
-    /// `DENSE`.
-    blocked: u64,
-    /// `blocked` and the king lines: a plain move off these is free.
-    wide: u64,
-    /// The free moves, noted instead of made.
-    free: FreeMoves,
     /// The proof that let `depth2_node` into B's entry, for the children counted at once.
     cpu: Cpu<B>,
     status: PhantomData<S>,
@@ -621,9 +543,9 @@ struct Collect<'a, S, B, const DENSE: bool> {
 
 impl<'a, S, B, const DENSE: bool> Collect<'a, S, B, DENSE> {
     /// An empty batch (that, if `DENSE`, notes the children leaving the king lines of
-    /// `squares` alone, and those that also change no square on `blocked` as free).
+    /// `squares` alone).
     #[inline(always)]
-    fn new(cpu: Cpu<B>, squares: &'a ReplySquares, blocked: u64) -> Self {
+    fn new(cpu: Cpu<B>, squares: &'a ReplySquares) -> Self {
         Collect {
             batch: Batch {
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
@@ -633,9 +555,6 @@ impl<'a, S, B, const DENSE: bool> Collect<'a, S, B, DENSE> {
             },
             nodes: 0,
             squares,
-            blocked,
-            wide: squares.lines | blocked,
-            free: FreeMoves::new(),
             cpu,
             status: PhantomData,
         }
@@ -709,20 +628,10 @@ impl<S: StatusFlags, B: Engine, const DENSE: bool> Descend for Collect<'_, S, B,
             if DENSE {
                 // A plain move or capture (or a double push no pawn can take) changes its
                 // from and to squares: off the king lines it gives no check and keeps the
-                // pins, and off the blocked squares too it is free: noted, never made (see
-                // `Free`).
+                // pins.
                 let (from, to) = (1 << mv.from().index(), 1 << mv.to().index());
-                // Most free moves are off every king line: one test for them.
-                if (from | to) & self.wide == 0 {
-                    self.free.push(from | to);
-                    return;
-                }
                 let squares = self.squares;
                 let touch = (from & squares.leave) | (to & squares.arrive[piece as usize]);
-                if touch | ((from | to) & self.blocked) == 0 {
-                    self.free.push(from | to);
-                    return;
-                }
                 // Made in its slot: one copy of the parent, no second copy of the child.
                 make(slot.write(*parent));
                 batch.changes[batch.len & (CHILD_BUFFER - 1)].write(from | to);

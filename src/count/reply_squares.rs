@@ -12,10 +12,6 @@
 //!   [`ReplySquares::arrive`] for its piece, or another move changing no square of
 //!   [`ReplySquares::lines`]. The child gives no check and the replier's pins are those of
 //!   the parent: only the parts of the count whose squares it touches are redone.
-//! - **free**: a plain move or capture with pins known and from and to off
-//!   [`ReplySquares::blocked`] (dense nodes only). Its count is the passed count plus what
-//!   the replier's unpinned sliders, pawns and knights gain or lose on its squares ([`Free`]);
-//!   the child is never made.
 //! - everything else is made and its own masks decide (see `depth2`).
 //!
 //! What the replier's moves read:
@@ -31,19 +27,18 @@
 //! Knights' moves do not depend on a quiet move elsewhere: a target that empties or fills with
 //! an enemy piece is one move either way.
 
-use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H, between, shift};
+use crate::base::attacks::{self, between, shift};
 use crate::base::board::Board;
 use crate::base::castling::CastlingGeometry;
 use crate::base::geometry::{
     KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, back_rank_base, double_push_rank,
-    pawn_captures, pawn_push, promotion_rank,
+    pawn_push,
 };
 use crate::base::status::StatusFlags;
 use crate::base::types::{BitIter, Color, Piece};
 use crate::generator::checks_and_pins::AttackReach;
 use crate::generator::movegen::Sink;
 use crate::slider::Lookup;
-use core::mem::MaybeUninit;
 
 /// The squares a quiet move of the mover must stay off (both its from and its to square) to
 /// leave the replier's moves alone, by what depends on them.
@@ -68,9 +63,6 @@ pub(crate) struct ReplySquares {
     /// Where the mover's knights and sliders must stand to attack the king's squares among
     /// those (its free neighbours and castling squares).
     pub(crate) king_reach: AttackReach,
-    /// The king's squares (`king`) and the replier's back rank while it may castle: a plain
-    /// move or capture off these, `leave` and `arrive` is free (see [`Free`]).
-    pub(crate) blocked: u64,
 }
 
 /// The squares a quiet move's from square (`from`) and, by its piece's kind, to square
@@ -86,215 +78,6 @@ pub(crate) struct Untouched {
     pub(crate) to: [u64; 6],
 }
 
-/// The replier's pieces not pinned whose moves a free move of the mover can change: its
-/// sliders, pawns and knights. A plain move or capture with from and to squares off
-/// [`ReplySquares::blocked`] leaves every other part of the replier's count as it was (no
-/// check, the same pins, the king's squares and the pieces on its lines untouched), so the
-/// child's count is the parent's with the turn passed plus what these pieces gain or lose:
-/// found from the occupancy alone, without making the child.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Free {
-    /// The replier's bishops and queens off its king lines.
-    bishops: u64,
-    /// The replier's rooks and queens off its king lines.
-    rooks: u64,
-    /// The squares of the replier's sliders and their rays ([`ReplySquares::sliders`]): a
-    /// free move changing none of these changes no slider's moves.
-    slider_squares: u64,
-    /// The free sliders' moves on the parent with the turn passed.
-    slider_moves: u32,
-    /// The replier's knights not pinned.
-    knights: u64,
-    /// The replier's pawns off its king lines.
-    pawns: u64,
-    /// The replier's pawns' squares and their push and capture squares
-    /// ([`ReplySquares::pawns`]).
-    pawn_squares: u64,
-    /// The free pawns' moves on the parent with the turn passed.
-    pawn_moves: u32,
-    /// The replier's pieces.
-    own: u64,
-    /// The mover's pieces.
-    theirs: u64,
-    /// Whether the replier is white.
-    white: bool,
-}
-
-impl Free {
-    /// The free pieces of `board`'s `replier` (white or not) for the node's reply `squares`,
-    /// with its pinned pieces `pinned` and its free sliders' moves `slider_moves`, for moves
-    /// that change only squares of `union` (the pawns' moves are counted only if one may
-    /// change them).
-    #[inline(always)]
-    pub(crate) fn compute(
-        board: &Board,
-        white: bool,
-        squares: &ReplySquares,
-        pinned: u64,
-        slider_moves: u32,
-        union: u64,
-    ) -> Free {
-        let replier = Color::from_white(white);
-        let own = board.color_bits(replier);
-        let occupied = board.occupied_bits();
-        let queens = board.bits(replier, Piece::Queen);
-        let pawns = board.bits(replier, Piece::Pawn) & !pinned;
-        let theirs = occupied & !own;
-        Free {
-            bishops: (board.bits(replier, Piece::Bishop) | queens) & !pinned,
-            rooks: (board.bits(replier, Piece::Rook) | queens) & !pinned,
-            slider_squares: squares.sliders,
-            slider_moves,
-            knights: board.bits(replier, Piece::Knight) & !pinned,
-            pawns,
-            pawn_squares: squares.pawns,
-            pawn_moves: if union & squares.pawns != 0 {
-                pawn_count(pawns, occupied, theirs, white)
-            } else {
-                0
-            },
-            own,
-            theirs,
-            white,
-        }
-    }
-
-    /// How many moves the replier gains, as a wrapping `u64`, when the mover's piece goes
-    /// from one square of `change` to the other, taking what stands there (a free move).
-    #[inline(always)]
-    pub(crate) fn delta<B: Lookup>(&self, change: u64, sliders: &FreeSliders) -> u64 {
-        let white = self.white;
-        let occupied = self.own | self.theirs;
-        let captured = change & self.own;
-        // The from square empties; the to square fills unless it held a victim.
-        let occupied_after = occupied ^ (change & !captured);
-        let own_after = self.own ^ captured;
-        let theirs_after = self.theirs ^ change;
-        let mut delta = 0u64;
-        if change & self.slider_squares != 0 {
-            if captured == 0 && sliders.len != 0 {
-                // A quiet move changes the moves of the sliders whose targets hold its from
-                // or to square, only those: one lookup each.
-                delta = delta.wrapping_add(sliders.delta::<B>(change, occupied_after, self.own));
-            } else {
-                let moves = slider_count::<B>(
-                    self.bishops & !captured,
-                    self.rooks & !captured,
-                    occupied_after,
-                    own_after,
-                );
-                delta =
-                    delta.wrapping_add(u64::from(moves).wrapping_sub(u64::from(self.slider_moves)));
-            }
-        }
-        if change & self.pawn_squares != 0 {
-            let moves = pawn_count(self.pawns & !captured, occupied_after, theirs_after, white);
-            delta = delta.wrapping_add(u64::from(moves).wrapping_sub(u64::from(self.pawn_moves)));
-        }
-        if captured != 0 {
-            // The knights that guarded the victim may take the capturer; a knight taken
-            // loses its moves (it was not pinned: it stood off the king's lines).
-            let to = captured.trailing_zeros() as usize;
-            let guards = attacks::knight(to) & self.knights;
-            let lost = if self.knights & captured != 0 {
-                attacks::knight(to) & !self.own
-            } else {
-                0
-            };
-            delta = delta
-                .wrapping_add(u64::from(guards.count_ones()))
-                .wrapping_sub(u64::from(lost.count_ones()));
-        }
-        delta
-    }
-}
-
-/// Most sliders a side can have (a king besides).
-const SLIDERS: usize = 16;
-
-/// The free (unpinned) sliders' targets on the parent with the turn passed, one entry per
-/// slider, from the passed count's own loop: a quiet free move recounts only the sliders
-/// whose targets it changes.
-pub(crate) struct FreeSliders {
-    /// Written up to `len` (by [`FreeSliders::note`]); never zeroed, as most nodes read none.
-    from: [MaybeUninit<u8>; SLIDERS],
-    piece: [MaybeUninit<Piece>; SLIDERS],
-    targets: [MaybeUninit<u64>; SLIDERS],
-    len: usize,
-    /// The free sliders' moves in all.
-    pub(crate) total: u32,
-}
-
-impl FreeSliders {
-    /// No sliders yet.
-    #[inline(always)]
-    pub(crate) fn new() -> Self {
-        FreeSliders {
-            from: [const { MaybeUninit::uninit() }; SLIDERS],
-            piece: [const { MaybeUninit::uninit() }; SLIDERS],
-            targets: [const { MaybeUninit::uninit() }; SLIDERS],
-            len: 0,
-            total: 0,
-        }
-    }
-
-    /// Notes the slider `piece` on `from` with its `targets`, if it is `free`.
-    #[inline(always)]
-    pub(crate) fn note(&mut self, piece: Piece, from: usize, targets: u64, free: bool) {
-        // The mask keeps the index in bounds: a side has fewer sliders than room.
-        let slot = self.len & (SLIDERS - 1);
-        self.from[slot].write(from as u8);
-        self.piece[slot].write(piece);
-        self.targets[slot].write(targets);
-        self.len += usize::from(free);
-        self.total += targets.count_ones() & u32::from(free).wrapping_neg();
-    }
-
-    /// The moves the free sliders gain (wrapping) when a quiet move changes the squares of
-    /// `change`, leaving `occupied` with the replier's pieces `own`.
-    #[inline(always)]
-    fn delta<B: Lookup>(&self, change: u64, occupied: u64, own: u64) -> u64 {
-        let mut delta = 0u64;
-        for slot in 0..self.len & (SLIDERS - 1) {
-            // SAFETY: `note` wrote every slot below `len`.
-            let targets = unsafe { self.targets[slot].assume_init() };
-            if change & targets != 0 {
-                // SAFETY: as above.
-                let (from, piece) = unsafe {
-                    (
-                        self.from[slot].assume_init(),
-                        self.piece[slot].assume_init(),
-                    )
-                };
-                let from = usize::from(from);
-                let attacks = match piece {
-                    Piece::Bishop => B::bishop(from, occupied),
-                    Piece::Rook => B::rook(from, occupied),
-                    _ => B::bishop(from, occupied) | B::rook(from, occupied),
-                };
-                let after = (attacks & !own).count_ones();
-                delta = delta
-                    .wrapping_add(u64::from(after).wrapping_sub(u64::from(targets.count_ones())));
-            }
-        }
-        delta
-    }
-}
-
-/// The moves of unpinned sliders `bishops` and `rooks` (queens in both) on `occupied`, with
-/// `own` pieces of their side, not in check.
-#[inline(always)]
-fn slider_count<B: Lookup>(bishops: u64, rooks: u64, occupied: u64, own: u64) -> u32 {
-    let mut moves = 0;
-    for from in BitIter(bishops) {
-        moves += (B::bishop(from, occupied) & !own).count_ones();
-    }
-    for from in BitIter(rooks) {
-        moves += (B::rook(from, occupied) & !own).count_ones();
-    }
-    moves
-}
-
 /// The squares the moves of pawns `pawns` of `white` or not read: one and two push steps
 /// (whatever stands there) and the capture squares.
 #[inline(always)]
@@ -302,25 +85,6 @@ fn pawn_reads(pawns: u64, white: bool) -> u64 {
     let push = pawn_push(white);
     let single = shift(pawns, push);
     single | shift(single & double_push_rank(white), push) | attacks::pawn_attacks(pawns, white)
-}
-
-/// The moves of unpinned pawns `pawns` of `white` or not on `occupied`, with enemy pieces
-/// `theirs`, not in check and with no en passant; four a promotion.
-#[inline(always)]
-fn pawn_count(pawns: u64, occupied: u64, theirs: u64, white: bool) -> u32 {
-    let push = pawn_push(white);
-    let (west, east) = pawn_captures(white);
-    let single = shift(pawns, push) & !occupied;
-    let double = shift(single & double_push_rank(white), push) & !occupied;
-    let west = shift(pawns & NOT_FILE_A, west) & theirs;
-    let east = shift(pawns & NOT_FILE_H, east) & theirs;
-    let last = promotion_rank(white);
-    // A square a double push reaches is not one a single push reaches: one popcount.
-    let plain = (single | double).count_ones() + west.count_ones() + east.count_ones();
-    plain
-        + 3 * ((single & last).count_ones()
-            + (west & last).count_ones()
-            + (east & last).count_ones())
 }
 
 impl ReplySquares {
@@ -333,7 +97,6 @@ impl ReplySquares {
         pawns: !0,
         king: !0,
         king_reach: AttackReach::EVERYWHERE,
-        blocked: !0,
     };
 
     /// The reply squares of `board`, whose status `S` names the mover (see the module docs),
@@ -405,14 +168,6 @@ impl ReplySquares {
         // capture squares.
         let pawns = board.bits(replier, Piece::Pawn);
         let pawn_squares = pawns | pawn_reads(pawns, replier_white);
-        // While the replier may castle its back rank is never free: moves there can change its
-        // castling (a captured castling rook, pieces on the paths).
-        let rights_rank = if S::THEIR_K || S::THEIR_Q {
-            0xFF << back_rank_base(replier_white)
-        } else {
-            0
-        };
-
         // Where the king may go: those squares, castling paths with no piece of the
         // replier's own on them (a quiet move cannot clear one that has), and all that sees
         // them.
@@ -502,7 +257,6 @@ impl ReplySquares {
             pawns: pawn_squares,
             king: king_zone,
             king_reach,
-            blocked: king_zone | rights_rank,
         };
         // Off the king's part for the moving piece's kind, the lines and the sliders' and
         // pawns' squares, a quiet move leaves every replier move as it is.
@@ -535,59 +289,6 @@ fn chess960_king_squares(
         }
     }
     (zone, squares)
-}
-
-/// Room for a node's free moves: more than any position has legal moves (218).
-const FREE_MOVES: usize = 256;
-
-/// The free moves of a depth-2 node (see [`Free`]), each as the two squares it changes.
-pub(crate) struct FreeMoves {
-    changes: [MaybeUninit<u64>; FREE_MOVES],
-    len: usize,
-    /// Every square some move changes.
-    union: u64,
-}
-
-impl FreeMoves {
-    /// No moves yet.
-    #[inline(always)]
-    pub(crate) fn new() -> Self {
-        FreeMoves {
-            changes: [const { MaybeUninit::uninit() }; FREE_MOVES],
-            len: 0,
-            union: 0,
-        }
-    }
-
-    /// How many moves there are.
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Every square some move changes.
-    #[inline(always)]
-    pub(crate) fn union(&self) -> u64 {
-        self.union
-    }
-
-    /// Notes the move changing the squares of `change`.
-    #[inline(always)]
-    pub(crate) fn push(&mut self, change: u64) {
-        // The mask keeps the index in bounds: there are never more legal moves than room.
-        self.changes[self.len & (FREE_MOVES - 1)].write(change);
-        self.len += 1;
-        self.union |= change;
-    }
-
-    /// The squares each move changes.
-    #[inline(always)]
-    pub(crate) fn changes(&self) -> impl Iterator<Item = u64> + '_ {
-        // SAFETY: `push` wrote the first `len` entries (`len` never passes the room).
-        self.changes[..self.len]
-            .iter()
-            .map(|change| unsafe { change.assume_init() })
-    }
 }
 
 /// Takes the generator's target sets at a depth-2 node: counts the untouched moves and passes
