@@ -278,7 +278,7 @@ struct PartSets {
 impl PartSets {
     /// Files the child in `slot`: with the parent's masks (`same`), under the parts whose
     /// squares (`squares`) its changed squares touch, and under the knights when it
-    /// captured; without them, under the full count. Bits, not branches: which parts a child
+    /// captured a knight or on a square one attacks; without them, under the full count. Bits, not branches: which parts a child
     /// touches varies from child to child.
     #[inline(always)]
     fn file(&mut self, slot: usize, moved: u64, captured: u64, squares: &ReplySquares, same: bool) {
@@ -287,7 +287,7 @@ impl PartSets {
         self.king |= bit(same & (changed & squares.king != 0));
         self.sliders |= bit(same & (changed & squares.sliders != 0));
         self.pawns |= bit(same & (changed & squares.pawns != 0));
-        self.knights |= bit(same & (captured != 0));
+        self.knights |= bit(same & (captured & squares.knights != 0));
         self.full |= bit(!same);
     }
 }

@@ -25,7 +25,8 @@
 //!   (attackers arriving, leaving, or blocked), and the castling paths that must be empty.
 //!
 //! Knights' moves do not depend on a quiet move elsewhere: a target that empties or fills with
-//! an enemy piece is one move either way.
+//! an enemy piece is one move either way. A capture changes them only on a knight's square or
+//! one a knight attacks.
 
 use crate::base::attacks::{self, between, shift};
 use crate::base::board::Board;
@@ -57,6 +58,9 @@ pub(crate) struct ReplySquares {
     pub(crate) sliders: u64,
     /// The replier's pawn push and capture squares.
     pub(crate) pawns: u64,
+    /// The replier's knights and the squares they attack: a capture elsewhere leaves their
+    /// moves as they are.
+    pub(crate) knights: u64,
     /// The squares the replier's king may step or castle to or across, what sees them, and
     /// the castling paths.
     pub(crate) king: u64,
@@ -95,6 +99,7 @@ impl ReplySquares {
         arrive: [!0; 6],
         sliders: !0,
         pawns: !0,
+        knights: !0,
         king: !0,
         king_reach: AttackReach::EVERYWHERE,
     };
@@ -168,6 +173,11 @@ impl ReplySquares {
         // capture squares.
         let pawns = board.bits(replier, Piece::Pawn);
         let pawn_squares = pawns | pawn_reads(pawns, replier_white);
+        let knights = board.bits(replier, Piece::Knight);
+        let mut knight_squares = knights;
+        for from in BitIter(knights) {
+            knight_squares |= attacks::knight(from);
+        }
         // Where the king may go: those squares, castling paths with no piece of the
         // replier's own on them (a quiet move cannot clear one that has), and all that sees
         // them.
@@ -255,6 +265,7 @@ impl ReplySquares {
             arrive,
             sliders,
             pawns: pawn_squares,
+            knights: knight_squares,
             king: king_zone,
             king_reach,
         };
