@@ -278,8 +278,8 @@ struct PartSets {
 impl PartSets {
     /// Files the child in `slot`: with the parent's masks (`same`), under the parts whose
     /// squares (`squares`) its changed squares touch, and under the knights when it
-    /// captured a knight or on a square one attacks; without them, under the full count. Bits, not branches: which parts a child
-    /// touches varies from child to child.
+    /// captured a knight or on a square one attacks; without them, under the full count.
+    /// Bits, not branches: which parts a child touches varies from child to child.
     #[inline(always)]
     fn file(&mut self, slot: usize, moved: u64, captured: u64, squares: &ReplySquares, same: bool) {
         let changed = moved | captured;

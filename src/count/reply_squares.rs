@@ -173,6 +173,8 @@ impl ReplySquares {
         // capture squares.
         let pawns = board.bits(replier, Piece::Pawn);
         let pawn_squares = pawns | pawn_reads(pawns, replier_white);
+        // Knights: their squares (taken there) and what they attack (a capture there gives
+        // one a target).
         let knights = board.bits(replier, Piece::Knight);
         let mut knight_squares = knights;
         for from in BitIter(knights) {
