@@ -1,6 +1,8 @@
 //! The attack tables baked by `build.rs`: knight and king attacks, `BETWEEN`, pawn attacks
 //! (by shifts), and the raw slider tables the two backends in [`crate::slider`] index.
 
+use crate::base::types::BitIter;
+
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
 /// Per-square data of a PEXT slider lookup.
@@ -76,6 +78,16 @@ pub(crate) const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
 #[inline(always)]
 pub(crate) fn knight(square: usize) -> u64 {
     KNIGHT_ATTACKS[square & 63]
+}
+
+/// Squares attacked by a knight on any square of `squares`.
+#[inline(always)]
+pub(crate) fn knights(squares: u64) -> u64 {
+    let mut attacked = 0;
+    for square in BitIter(squares) {
+        attacked |= knight(square);
+    }
+    attacked
 }
 
 /// Squares attacked by a king on `square`.

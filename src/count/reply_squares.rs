@@ -176,10 +176,7 @@ impl ReplySquares {
         // Knights: their squares (taken there) and what they attack (a capture there gives
         // one a target).
         let knights = board.bits(replier, Piece::Knight);
-        let mut knight_squares = knights;
-        for from in BitIter(knights) {
-            knight_squares |= attacks::knight(from);
-        }
+        let knight_squares = knights | attacks::knights(knights);
         // Where the king may go: those squares, castling paths with no piece of the
         // replier's own on them (a quiet move cannot clear one that has), and all that sees
         // them.

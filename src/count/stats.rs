@@ -429,11 +429,9 @@ impl<B: Engine> StatsSink<B> {
     #[inline(always)]
     fn king_escapes<C: StatusFlags>(&self, after: &CheckingSide) -> bool {
         let squares = attacks::king(self.king) & !after.defenders;
-        let mut leapers = attacks::pawn_attacks(after.pawns, !C::WHITE)
-            | attacks::king(after.king_square as usize);
-        for knight in BitIter(after.knights) {
-            leapers |= attacks::knight(knight);
-        }
+        let leapers = attacks::pawn_attacks(after.pawns, !C::WHITE)
+            | attacks::king(after.king_square as usize)
+            | attacks::knights(after.knights);
         let occupied = after.occupied & !(1u64 << self.king);
         BitIter(squares & !leapers).any(|to| {
             (after.diagonal == 0 || B::bishop(to, occupied) & after.diagonal == 0)
