@@ -310,7 +310,7 @@ fn count_batch<R: StatusFlags, B: Engine>(
     let replier = Color::from_white(R::WHITE);
     let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, AnyPieces>(board, replier, king);
-    let passed = ReplyParts::count::<R, B>(board, &masks, &squares.king_reach);
+    let passed = ReplyParts::count::<R, B>(board, &masks, squares);
     let passed_total = passed.total();
     let mut nodes = untouched * passed_total;
 
@@ -392,18 +392,28 @@ struct ReplyParts {
 }
 
 impl ReplyParts {
-    /// The parts.
+    /// The parts; the sliders' from `squares` unless one is pinned.
     #[inline(always)]
     fn count<S: StatusFlags, B: Engine>(
         board: &Board,
         masks: &LegalMasks,
-        reach: &AttackReach,
+        squares: &ReplySquares,
     ) -> ReplyParts {
+        let us = Color::from_white(S::WHITE);
+        let queens = board.bits(us, Piece::Queen);
+        let sliders = board.bits(us, Piece::Bishop) | board.bits(us, Piece::Rook) | queens;
+        // The reply squares counted the sliders' moves as unpinned, and no side to move
+        // stands in check with its opponent to move.
+        let pinned = sliders & (masks.pin_hv | masks.pin_diag);
         ReplyParts {
-            king: Self::king::<S, B>(board, masks, reach),
-            sliders: Self::sliders::<S, B>(board, masks),
+            king: Self::king::<S, B>(board, masks, &squares.king_reach),
+            sliders: if pinned | masks.checkers == 0 {
+                squares.slider_moves
+            } else {
+                Self::sliders::<S, B>(board, masks)
+            },
             pawns: Self::pawns::<S>(board, masks),
-            knights: knight_count(board, Color::from_white(S::WHITE), masks),
+            knights: knight_count(board, us, masks),
         }
     }
 

@@ -67,6 +67,10 @@ pub(crate) struct ReplySquares {
     /// Where the mover's knights and sliders must stand to attack the king's squares among
     /// those (its free neighbours and castling squares).
     pub(crate) king_reach: AttackReach,
+    /// The replier's slider moves while none of its sliders is pinned (each slider's rays
+    /// up to its first piece, not onto its own): read by the passed count, so its lookups
+    /// are not done twice.
+    pub(crate) slider_moves: u64,
 }
 
 /// The squares a quiet move's from square (`from`) and, by its piece's kind, to square
@@ -102,6 +106,8 @@ impl ReplySquares {
         knights: !0,
         king: !0,
         king_reach: AttackReach::EVERYWHERE,
+        // Never read: a sparse node counts no passed parts.
+        slider_moves: 0,
     };
 
     /// The reply squares of `board`, whose status `S` names the mover (see the module docs),
@@ -162,12 +168,17 @@ impl ReplySquares {
         let rooks = board.bits(replier, Piece::Rook) | queens;
         // The sliders' own squares: a capture there takes a slider's moves away.
         let mut sliders = bishops | rooks;
+        let mut slider_moves = 0;
         // Those on the king's lines may be pinned: a move that changes their rays is made.
         for from in BitIter(bishops) {
-            sliders |= B::bishop(from, occupied);
+            let rays = B::bishop(from, occupied);
+            sliders |= rays;
+            slider_moves += u64::from((rays & !own).count_ones());
         }
         for from in BitIter(rooks) {
-            sliders |= B::rook(from, occupied);
+            let rays = B::rook(from, occupied);
+            sliders |= rays;
+            slider_moves += u64::from((rays & !own).count_ones());
         }
         // Pawns: their squares (captured there), push squares (one and two steps) and
         // capture squares.
@@ -267,6 +278,7 @@ impl ReplySquares {
             knights: knight_squares,
             king: king_zone,
             king_reach,
+            slider_moves,
         };
         // Off the king's part for the moving piece's kind, the lines and the sliders' and
         // pawns' squares, a quiet move leaves every replier move as it is.
