@@ -402,8 +402,9 @@ impl ReplyParts {
         let us = Color::from_white(S::WHITE);
         let queens = board.bits(us, Piece::Queen);
         let sliders = board.bits(us, Piece::Bishop) | board.bits(us, Piece::Rook) | queens;
-        // The reply squares counted the sliders' moves as unpinned, and no side to move
-        // stands in check with its opponent to move.
+        // The reply squares summed the sliders' moves with no pin and no checkmask: exact
+        // unless one is pinned (this side is never in check with its opponent to move;
+        // the test costs nothing and keeps the count exact if it were).
         let pinned = sliders & (masks.pin_hv | masks.pin_diag);
         ReplyParts {
             king: Self::king::<S, B>(board, masks, &squares.king_reach),
