@@ -9,17 +9,19 @@
 
 use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H};
 use crate::base::board::Board;
+use crate::base::castling::right_index;
 use crate::base::chess_move::Move;
-use crate::base::status::{Flip, StatusFlags};
+use crate::base::status::{ClearOurK, ClearOurQ, Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
-use crate::count::leaf::count_entry;
+use crate::count::leaf::{count_at, count_entry};
 use crate::count::reply_squares::{ReplySquares, SkipUntouched, Untouched};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks};
 use crate::generator::children::{Counted, Descend, MakeChildren};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::{AnyPieces, Material, MaterialOp, Pieces};
 use crate::generator::movegen::{
-    Counter, PawnMoves, generate, generate_with_masks, king_moves, knight_moves, slider_moves,
+    All, Castles, Counter, PawnMoves, generate, generate_filtered, generate_with_masks, king_moves,
+    knight_moves, slider_moves,
 };
 use crate::generator::visitor::VisitSink;
 use crate::slider::Cpu;
@@ -47,17 +49,51 @@ type Reply<S> = Counted<Flip<S>>;
 /// nodes should pay for that stack.
 pub(crate) struct Depth2Node<'a, S> {
     board: &'a Board,
-    ep: u8,
+    /// The en-passant square in the low byte, the rights' bits (see [`NodeRights::bits`])
+    /// above: two fields, so the node's entry takes it in two registers, not through memory.
+    ep_and_rights: u16,
     status: PhantomData<S>,
 }
 
-impl<'a, S> Depth2Node<'a, S> {
-    /// The node of `board` with en-passant square `ep`.
+/// The castling rights a depth-2 node has, king side then queen side, of those its status
+/// holds: a node runs as a status that holds both of a side's rights when the side has
+/// one, so that statuses differing only there share one node's code.
+#[derive(Clone, Copy)]
+pub(crate) struct NodeRights {
+    /// The mover's.
+    pub(crate) mover: [bool; 2],
+    /// The replier's.
+    pub(crate) replier: [bool; 2],
+}
+
+impl NodeRights {
+    /// The rights as four bits: the mover's king and queen side, then the replier's.
     #[inline(always)]
-    pub(crate) fn new(board: &'a Board, ep: u8) -> Self {
+    fn bits(self) -> u16 {
+        u16::from(self.mover[0])
+            | u16::from(self.mover[1]) << 1
+            | u16::from(self.replier[0]) << 2
+            | u16::from(self.replier[1]) << 3
+    }
+
+    /// The rights of [`NodeRights::bits`].
+    #[inline(always)]
+    fn from_bits(bits: u16) -> Self {
+        NodeRights {
+            mover: [bits & 1 != 0, bits & 2 != 0],
+            replier: [bits & 4 != 0, bits & 8 != 0],
+        }
+    }
+}
+
+impl<'a, S> Depth2Node<'a, S> {
+    /// The node of `board` with en-passant square `ep` and castling rights `rights` (of
+    /// those `S` holds).
+    #[inline(always)]
+    pub(crate) fn new(board: &'a Board, ep: u8, rights: NodeRights) -> Self {
         Depth2Node {
             board,
-            ep,
+            ep_and_rights: u16::from(ep) | rights.bits() << 8,
             status: PhantomData,
         }
     }
@@ -67,15 +103,21 @@ impl<S: StatusFlags> Operation for Depth2Node<'_, S> {
     type Output = u64;
     #[inline(always)]
     fn run<B: Engine>(self, cpu: Cpu<B>) -> u64 {
-        depth2_node::<S, B>(cpu, self.board, self.ep)
+        let rights = NodeRights::from_bits(self.ep_and_rights >> 8);
+        depth2_node::<S, B>(cpu, self.board, self.ep_and_rights as u8, rights)
     }
 }
 
 /// The leaf count below `board` (status `S`, en-passant square `ep`). The node's own moves
-/// are generated here, compiled for `S`; the replier's moves in the batch are counted in the
-/// entries of [`Reply<S>`].
+/// are generated here, compiled for `S`, castling only where `rights` says; the replier's
+/// moves in the batch are counted in the entries of [`Reply<S>`] (without a right it lacks).
 #[inline(always)]
-fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) -> u64 {
+fn depth2_node<S: StatusFlags, B: Engine>(
+    cpu: Cpu<B>,
+    board: &Board,
+    ep: u8,
+    rights: NodeRights,
+) -> u64 {
     // Few pieces, only rooks and pawns besides the kings: most moves touch the replier's
     // moves, and sorting them into parts costs more than it saves, so every child that
     // touches them is made and counted in full. With a knight, bishop or queen on the board
@@ -87,13 +129,17 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
     // their own that only makes children: no sorting or marking per child. The few
     // others share the dense nodes' generator, with the sorting switched off at run time.
     if sparse && !S::EP && !(S::WK || S::WQ || S::BK || S::BQ) {
-        let mut collect = MakeChildren(Collect::<S, B, false>::new(cpu, &ReplySquares::EVERYWHERE));
+        let mut collect = MakeChildren(Collect::<S, B, false>::new(
+            cpu,
+            &ReplySquares::EVERYWHERE,
+            0,
+        ));
         // Quiet moves far from everything the replier's moves read are only counted.
         let mut split = SkipUntouched::sparse::<S, B>(VisitSink::new(&mut collect, board), board);
         // No knight, bishop or queen on the board: the generator reads none.
         generate::<S, B, Pieces<false, false>, _>(board, ep, &mut split);
         let untouched = split.untouched;
-        return sparse_count(cpu, board, &collect.0, untouched);
+        return sparse_count(cpu, board, &collect.0, untouched, rights.replier);
     }
     let (squares, off) = if sparse {
         // Never read: sparse nodes here sort nothing.
@@ -103,9 +149,18 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
         };
         (ReplySquares::EVERYWHERE, none)
     } else {
-        ReplySquares::compute::<S, B>(board)
+        ReplySquares::compute::<S, B>(board, rights.replier)
     };
-    let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, &squares));
+    // The status bits of the replier's rights `S` holds that it does not have: children
+    // counted at once are counted under their real status.
+    let replier = Color::from_white(!S::WHITE);
+    // The rights start at bit 2 of a status index (see `dispatch`).
+    let absent = |held: bool, has: bool, kingside: bool| {
+        u8::from(held && !has) << (right_index(replier, kingside) + 2)
+    };
+    let absent =
+        absent(S::THEIR_K, rights.replier[0], true) | absent(S::THEIR_Q, rights.replier[1], false);
+    let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, &squares, absent));
     let mut split = SkipUntouched::<_, false> {
         inner: VisitSink::new(&mut collect, board),
         off_from: off.from,
@@ -116,25 +171,70 @@ fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) ->
         pinner: 0,
         pinner_to: 0,
     };
-    generate::<S, B, AnyPieces, _>(board, ep, &mut split);
+    generate_filtered::<S, B, AnyPieces, _, _>(board, ep, Castles(rights.mover), &mut split);
     let untouched = split.untouched;
 
     // By reference: moving the batch out would copy all of it.
     let collect = &collect.0;
     if sparse {
-        return sparse_count(cpu, board, collect, untouched);
+        return sparse_count(cpu, board, collect, untouched, rights.replier);
     }
     if untouched == 0 && collect.batch.len == 0 {
         return collect.nodes;
     }
-    let batch = CountBatch::<Reply<S>> {
+    let batch = BatchOp {
         board,
         untouched,
         batch: &collect.batch,
         squares: &squares,
-        status: PhantomData,
+        cpu,
     };
-    collect.nodes + B::enter(cpu, batch)
+    collect.nodes + with_reply::<S, _>(rights.replier, batch)
+}
+
+/// A count over the replier's moves, compiled for the replier's status `R`.
+trait ReplyOp {
+    fn run<R: StatusFlags>(self) -> u64;
+}
+
+/// Runs `op` with the replier's status of a node of status `S` whose replier has the
+/// castling rights `rights`: [`Reply<S>`], without the right it lacks when `S` holds both
+/// for a replier that has one. So the replier's counts, which run for every child, are
+/// compiled for its exact rights; only the node's own code is shared.
+#[inline(always)]
+fn with_reply<S: StatusFlags, O: ReplyOp>(rights: [bool; 2], op: O) -> u64 {
+    if S::THEIR_K && S::THEIR_Q && rights != [true, true] {
+        if rights[0] {
+            op.run::<ClearOurQ<Reply<S>>>()
+        } else {
+            op.run::<ClearOurK<Reply<S>>>()
+        }
+    } else {
+        op.run::<Reply<S>>()
+    }
+}
+
+/// [`CountBatch`] for the replier's status.
+struct BatchOp<'a, B> {
+    board: &'a Board,
+    untouched: u64,
+    batch: &'a Batch,
+    squares: &'a ReplySquares,
+    cpu: Cpu<B>,
+}
+
+impl<B: Engine> ReplyOp for BatchOp<'_, B> {
+    #[inline(always)]
+    fn run<R: StatusFlags>(self) -> u64 {
+        let count = CountBatch::<R> {
+            board: self.board,
+            untouched: self.untouched,
+            batch: self.batch,
+            squares: self.squares,
+            status: PhantomData,
+        };
+        B::enter(self.cpu, count)
+    }
 }
 
 /// Where the mover's pieces must stand to attack the squares of the replier's king (on
@@ -169,6 +269,7 @@ fn sparse_count<S: StatusFlags, B: Engine, const DENSE: bool>(
     board: &Board,
     collect: &Collect<'_, S, B, DENSE>,
     untouched: u64,
+    replier_rights: [bool; 2],
 ) -> u64 {
     let mover = Color::from_white(S::WHITE);
     collect.nodes
@@ -179,6 +280,7 @@ fn sparse_count<S: StatusFlags, B: Engine, const DENSE: bool>(
                 board,
                 batch: &collect.batch,
                 untouched,
+                replier_rights,
                 cpu,
                 status: PhantomData,
             },
@@ -191,6 +293,8 @@ struct SparseCount<'a, S, B> {
     board: &'a Board,
     batch: &'a Batch,
     untouched: u64,
+    /// The replier's castling rights of those `S` holds.
+    replier_rights: [bool; 2],
     cpu: Cpu<B>,
     status: PhantomData<S>,
 }
@@ -199,7 +303,30 @@ impl<S: StatusFlags, B: Engine> MaterialOp for SparseCount<'_, S, B> {
     type Output = u64;
     #[inline(always)]
     fn run<M: Material>(self) -> u64 {
-        let count = CountChildren::<Reply<S>, M> {
+        let count = SparseOp::<B, M> {
+            board: self.board,
+            batch: self.batch,
+            untouched: self.untouched,
+            cpu: self.cpu,
+            marker: PhantomData,
+        };
+        with_reply::<S, _>(self.replier_rights, count)
+    }
+}
+
+/// [`CountChildren`] for the replier's status.
+struct SparseOp<'a, B, M> {
+    board: &'a Board,
+    batch: &'a Batch,
+    untouched: u64,
+    cpu: Cpu<B>,
+    marker: PhantomData<M>,
+}
+
+impl<B: Engine, M: Material> ReplyOp for SparseOp<'_, B, M> {
+    #[inline(always)]
+    fn run<R: StatusFlags>(self) -> u64 {
+        let count = CountChildren::<R, M> {
             board: self.board,
             batch: self.batch,
             untouched: self.untouched,
@@ -234,7 +361,7 @@ impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
             let mut counter = Counter(0);
             // No en passant: the batch holds only children whose status has none, and the
             // parent none for the replier.
-            generate_with_masks::<R, B, M, _>(board, 0, &masks, &reach, &mut counter);
+            generate_with_masks::<R, B, M, _, _>(board, 0, &masks, &reach, All, &mut counter);
             counter.0
         };
         let passed = if self.untouched != 0 {
@@ -367,11 +494,12 @@ fn count_batch<R: StatusFlags, B: Engine>(
         let reach = king_reach(board, child(slot), replier, king, squares);
         let mut counter = Counter(0);
         // No en passant: the batch holds only children whose status has none.
-        generate_with_masks::<R, B, AnyPieces, _>(
+        generate_with_masks::<R, B, AnyPieces, _, _>(
             child(slot),
             0,
             child_masks,
             &reach,
+            All,
             &mut counter,
         );
         nodes += counter.0;
@@ -431,7 +559,8 @@ impl ReplyParts {
     ) -> u64 {
         let king_bit = board.bits(Color::from_white(S::WHITE), Piece::King);
         let without_king = board.occupied_bits() ^ king_bit;
-        king_moves::<S, B, AnyPieces>(board, false, without_king, masks.pin_hv, reach).count()
+        king_moves::<S, B, AnyPieces>(board, false, without_king, masks.pin_hv, reach, [true; 2])
+            .count()
     }
 
     #[inline(always)]
@@ -549,6 +678,9 @@ struct Collect<'a, S, B, const DENSE: bool> {
     squares: &'a ReplySquares,
     /// The proof that let `depth2_node` into B's entry, for the children counted at once.
     cpu: Cpu<B>,
+    /// The status bits of the replier's rights the node's status holds that it does not
+    /// have: cleared for the children counted at once.
+    absent: u8,
     status: PhantomData<S>,
 }
 
@@ -556,7 +688,7 @@ impl<'a, S, B, const DENSE: bool> Collect<'a, S, B, DENSE> {
     /// An empty batch (that, if `DENSE`, notes the children leaving the king lines of
     /// `squares` alone).
     #[inline(always)]
-    fn new(cpu: Cpu<B>, squares: &'a ReplySquares) -> Self {
+    fn new(cpu: Cpu<B>, squares: &'a ReplySquares, absent: u8) -> Self {
         Collect {
             batch: Batch {
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
@@ -567,6 +699,7 @@ impl<'a, S, B, const DENSE: bool> Collect<'a, S, B, DENSE> {
             nodes: 0,
             squares,
             cpu,
+            absent,
             status: PhantomData,
         }
     }
@@ -578,7 +711,12 @@ impl<S: StatusFlags, B: Engine, const DENSE: bool> Collect<'_, S, B, DENSE> {
     fn count_now<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
         let mut child = *parent;
         make(&mut child);
-        self.nodes += count_entry::<C, B>(self.cpu, &child, ep);
+        // A status without the replier's rights has nothing absent: the test folds away.
+        self.nodes += if !(S::THEIR_K || S::THEIR_Q) || self.absent == 0 {
+            count_entry::<C, B>(self.cpu, &child, ep)
+        } else {
+            count_at::<B>(self.cpu, &child, C::INDEX & !self.absent, ep)
+        };
     }
 }
 

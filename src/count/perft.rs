@@ -14,7 +14,7 @@ use crate::base::board::Board;
 use crate::base::castling::right_index;
 use crate::base::status::StatusFlags;
 use crate::base::types::{Color, Piece, Square};
-use crate::count::depth2::Depth2Node;
+use crate::count::depth2::{Depth2Node, NodeRights};
 use crate::count::leaf::count_entry;
 use crate::generator::dispatch::{StatusOp, dispatch};
 use crate::generator::entry::{Engine, Operation};
@@ -223,13 +223,70 @@ pub(crate) fn perft<S: StatusFlags, B: Engine>(
                     return node_at::<B>(cpu, board, live, ep, 2);
                 }
             }
-            B::enter(cpu, Depth2Node::<S>::new(board, ep))
+            depth2_node::<S, B>(cpu, board, ep)
         }
         _ => {
             if S::WK || S::WQ || S::BK || S::BQ {
                 return interior_with_rights::<S, B>(cpu, board, ep, depth);
             }
             interior_perft::<S, B>(cpu, board, ep, depth)
+        }
+    }
+}
+
+/// The depth-2 node of `board` (status `S`, en-passant square `ep`), run as the status that
+/// holds both of a side's rights where `S` holds one, the ones it has passed at run time.
+/// Each status's node is about 22 KB of code; statuses that differ only there share one,
+/// which takes a quarter of the binary's code away and a quarter of the instruction-cache
+/// misses of a tree whose rights are lost one by one (docs/PERFORMANCE.md).
+#[inline(always)]
+fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) -> u64 {
+    let rights = NodeRights {
+        mover: [S::OUR_K, S::OUR_Q],
+        replier: [S::THEIR_K, S::THEIR_Q],
+    };
+    if S::OUR_K != S::OUR_Q || S::THEIR_K != S::THEIR_Q {
+        let mover = Color::from_white(S::WHITE);
+        // Both of a side's rights where it has one.
+        let both = |color, one: bool| {
+            (u8::from(one) * 0b11) << (right_index(color, true) as u32 + FIRST_RIGHT)
+        };
+        let index =
+            S::INDEX | both(mover, S::OUR_K != S::OUR_Q) | both(!mover, S::THEIR_K != S::THEIR_Q);
+        let node = Depth2With::<B> {
+            board,
+            ep,
+            rights,
+            cpu,
+        };
+        // A constant index: the jump folds into a call.
+        return dispatch(index, node);
+    }
+    B::enter(cpu, Depth2Node::<S>::new(board, ep, rights))
+}
+
+/// A depth-2 node whose status holds both or neither of each side's rights, `rights` the
+/// ones it has.
+struct Depth2With<'a, B> {
+    board: &'a Board,
+    ep: u8,
+    rights: NodeRights,
+    cpu: Cpu<B>,
+}
+
+impl<B: Engine> StatusOp for Depth2With<'_, B> {
+    type Output = u64;
+    #[inline(always)]
+    fn run<S: StatusFlags>(self) -> u64 {
+        // Asked only for statuses with both or neither of each side's rights: the test,
+        // constant for each `S`, keeps the other statuses' nodes from being compiled.
+        if S::OUR_K == S::OUR_Q && S::THEIR_K == S::THEIR_Q {
+            B::enter(
+                self.cpu,
+                Depth2Node::<S>::new(self.board, self.ep, self.rights),
+            )
+        } else {
+            unreachable!("a depth-2 node's status holds both or neither of a side's rights")
         }
     }
 }
@@ -367,7 +424,7 @@ impl<B: Engine> StatusOp for NodeAt<'_, B> {
     fn run<S: StatusFlags>(self) -> u64 {
         // Engines without the batch run depth-2 nodes as interior ones.
         if B::BATCH && self.depth == 2 {
-            B::enter(self.cpu, Depth2Node::<S>::new(self.board, self.ep))
+            depth2_node::<S, B>(self.cpu, self.board, self.ep)
         } else {
             interior_perft::<S, B>(self.cpu, self.board, self.ep, self.depth)
         }

@@ -113,7 +113,12 @@ impl ReplySquares {
     /// The reply squares of `board`, whose status `S` names the mover (see the module docs),
     /// and the squares off which a quiet move is untouched.
     #[inline(always)]
-    pub(crate) fn compute<S: StatusFlags, B: Lookup>(board: &Board) -> (ReplySquares, Untouched) {
+    pub(crate) fn compute<S: StatusFlags, B: Lookup>(
+        board: &Board,
+        rights: [bool; 2],
+    ) -> (ReplySquares, Untouched) {
+        // The replier's rights: those its status holds that it has (king side, queen side).
+        let (their_k, their_q) = (S::THEIR_K && rights[0], S::THEIR_Q && rights[1]);
         let replier_white = !S::WHITE;
         let replier = Color::from_white(replier_white);
         let occupied = board.occupied_bits();
@@ -194,20 +199,19 @@ impl ReplySquares {
         let mut king_squares = attacks::king(king) & !own;
         let mut king_zone = 0;
         let castling = board.castling();
-        if (S::THEIR_K || S::THEIR_Q) && castling.is_nonstandard() {
-            let (zone, squares) =
-                chess960_king_squares(castling, own, replier, [S::THEIR_K, S::THEIR_Q]);
+        if (their_k || their_q) && castling.is_nonstandard() {
+            let (zone, squares) = chess960_king_squares(castling, own, replier, [their_k, their_q]);
             king_zone |= zone;
             king_squares |= squares;
         } else {
             let base = back_rank_base(replier_white);
             let king_path = KING_SIDE_PATH << base;
-            if S::THEIR_K && own & king_path == 0 {
+            if their_k && own & king_path == 0 {
                 king_zone |= king_path;
                 king_squares |= king_path;
             }
             let queen_path = QUEEN_SIDE_PATH << base;
-            if S::THEIR_Q && own & queen_path == 0 {
+            if their_q && own & queen_path == 0 {
                 king_zone |= queen_path;
                 king_squares |= QUEEN_SIDE_KING_SQUARES << base;
             }

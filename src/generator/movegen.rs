@@ -2,10 +2,11 @@
 //! every piece and hands them, as sets, to a [`Sink`]. The counting sink adds popcounts
 //! (bulk counting at the last ply); the visiting sink (in [`crate::generator::visitor`]) splits them into
 //! single moves with their child statuses. No branch here asks whose move it is or whether
-//! castling or en passant exist: those are consts of `S`.
+//! castling or en passant exist: those are consts of `S` (a [`Filter`] may still leave out a
+//! castle the status holds: [`Castles`]).
 //!
 //! Kept as one file over 600 lines: one concept, the enumerator; the per-piece target sets
-//! and the filters are the parts `generate_within` combines under one status `S`.
+//! and the filters are the parts `generate_with_masks` combines under one status `S`.
 
 use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H, shift};
 use crate::base::board::Board;
@@ -88,9 +89,10 @@ impl Sink for Counter {
 /// The side to move's (status `S`) king moves: its steps (the free neighbours of its king
 /// that the opponent does not attack once the king has left `without_king`'s occupancy), and
 /// whether it may castle king side and queen side (the right, not `in_check`, the squares
-/// between king and rook empty, and none the king crosses or lands on attacked). `pin_hv` is
-/// the side's rank-and-file pin mask: a Chess960 castling rook pinned to its king shields it,
-/// and cannot leave. `reach` must cover every square whose safety this tests.
+/// between king and rook empty, and none the king crosses or lands on attacked; only on the
+/// sides `castles` names, king side then queen side). `pin_hv` is the side's rank-and-file
+/// pin mask: a Chess960 castling rook pinned to its king shields it, and cannot leave.
+/// `reach` must cover every square whose safety this tests.
 #[inline(always)]
 pub(crate) fn king_moves<S: StatusFlags, B: Lookup, M: Material>(
     board: &Board,
@@ -98,12 +100,13 @@ pub(crate) fn king_moves<S: StatusFlags, B: Lookup, M: Material>(
     without_king: u64,
     pin_hv: u64,
     reach: &AttackReach,
+    castles: [bool; 2],
 ) -> KingMoves {
-    king_moves_within::<S, B, M>(board, in_check, without_king, pin_hv, reach, !0, true)
+    king_moves_within::<S, B, M>(board, in_check, without_king, pin_hv, reach, !0, castles)
 }
 
-/// [`king_moves`] of the steps onto `step_to` only, and castling only when `castles`: the
-/// squares left out are never tested for safety.
+/// [`king_moves`] of the steps onto `step_to` only: the squares left out are never tested
+/// for safety.
 #[inline(always)]
 pub(crate) fn king_moves_within<S: StatusFlags, B: Lookup, M: Material>(
     board: &Board,
@@ -112,51 +115,49 @@ pub(crate) fn king_moves_within<S: StatusFlags, B: Lookup, M: Material>(
     pin_hv: u64,
     reach: &AttackReach,
     step_to: u64,
-    castles: bool,
+    castles: [bool; 2],
 ) -> KingMoves {
     let us = Color::from_white(S::WHITE);
     let king = board.bits(us, Piece::King).trailing_zeros() as usize;
     let candidates = attacks::king(king) & !board.color_bits(us) & step_to;
     let castling = board.castling();
-    // Castling is left out in check, and when not asked for.
-    let no_castling = in_check || !castles;
+    // Castling is left out in check, and on a side not asked for.
+    let (k_asked, q_asked) = (castles[0] && !in_check, castles[1] && !in_check);
     // Castling needs the right, no check and the squares between king and rook empty; then
     // the squares the king crosses and lands on must be safe (b need only be empty).
-    let (king_side_squares, queen_side_squares, king_side, queen_side) = if (S::OUR_K || S::OUR_Q)
-        && castling.is_nonstandard()
-    {
-        // Chess960 squares, read from the board. A standard corner rook cannot be pinned
-        // to its king (it would shield the king from a slider beyond it), so only this
-        // path asks. Inline: a call here would cost every generator a register save.
-        // The back rank as a byte, as the geometry keeps its masks.
-        let base = back_rank_base(S::WHITE);
-        let occupied = (without_king >> base) as u8;
-        let pinned = (pin_hv >> base) as u8;
-        let king_side = S::OUR_K && !no_castling && castling.path_open(us, true, occupied, pinned);
-        let queen_side =
-            S::OUR_Q && !no_castling && castling.path_open(us, false, occupied, pinned);
-        // Selected by masks, not branches: which castle is open is data.
-        (
-            castling.safe(us, true) & 0u64.wrapping_sub(u64::from(king_side)),
-            castling.safe(us, false) & 0u64.wrapping_sub(u64::from(queen_side)),
-            king_side,
-            queen_side,
-        )
-    } else {
-        let base = back_rank_base(S::WHITE);
-        let king_side = S::OUR_K && !no_castling && without_king & (KING_SIDE_PATH << base) == 0;
-        let queen_side = S::OUR_Q && !no_castling && without_king & (QUEEN_SIDE_PATH << base) == 0;
-        (
-            if king_side { KING_SIDE_PATH << base } else { 0 },
-            if queen_side {
-                QUEEN_SIDE_KING_SQUARES << base
-            } else {
-                0
-            },
-            king_side,
-            queen_side,
-        )
-    };
+    let (king_side_squares, queen_side_squares, king_side, queen_side) =
+        if (S::OUR_K || S::OUR_Q) && castling.is_nonstandard() {
+            // Chess960 squares, read from the board. A standard corner rook cannot be pinned
+            // to its king (it would shield the king from a slider beyond it), so only this
+            // path asks. Inline: a call here would cost every generator a register save.
+            // The back rank as a byte, as the geometry keeps its masks.
+            let base = back_rank_base(S::WHITE);
+            let occupied = (without_king >> base) as u8;
+            let pinned = (pin_hv >> base) as u8;
+            let king_side = S::OUR_K && k_asked && castling.path_open(us, true, occupied, pinned);
+            let queen_side = S::OUR_Q && q_asked && castling.path_open(us, false, occupied, pinned);
+            // Selected by masks, not branches: which castle is open is data.
+            (
+                castling.safe(us, true) & 0u64.wrapping_sub(u64::from(king_side)),
+                castling.safe(us, false) & 0u64.wrapping_sub(u64::from(queen_side)),
+                king_side,
+                queen_side,
+            )
+        } else {
+            let base = back_rank_base(S::WHITE);
+            let king_side = S::OUR_K && k_asked && without_king & (KING_SIDE_PATH << base) == 0;
+            let queen_side = S::OUR_Q && q_asked && without_king & (QUEEN_SIDE_PATH << base) == 0;
+            (
+                if king_side { KING_SIDE_PATH << base } else { 0 },
+                if queen_side {
+                    QUEEN_SIDE_KING_SQUARES << base
+                } else {
+                    0
+                },
+                king_side,
+                queen_side,
+            )
+        };
     // The squares whose safety matters. One alone (a boxed-in king that cannot castle, the
     // common case with many pieces) is tested by itself; more share one king-ban set of all
     // enemy attacks, castling squares included.
@@ -445,7 +446,8 @@ impl PawnMoves {
 /// (captures, en passant, promotions) and quiet ones, the destinations, and the generator
 /// skips the pieces and the king squares no wanted move can come from or go to.
 pub(crate) trait Filter: Copy {
-    /// Every move passes: the masks are never read.
+    /// Every move passes (but the castles [`Filter::castles`] leaves out): the masks are
+    /// never read.
     const FULL: bool;
     /// The squares moves may start from.
     fn origins(&self) -> u64;
@@ -453,6 +455,37 @@ pub(crate) trait Filter: Copy {
     fn noisy_to(&self) -> u64;
     /// The squares quiet moves may land on (castling: the square [`Sink::castle`] names).
     fn quiet_to(&self) -> u64;
+    /// Whether the king-side and queen-side castles may be generated, where the status holds
+    /// the right: a status may stand for several sets of rights (see [`Castles`]).
+    #[inline(always)]
+    fn castles(&self) -> [bool; 2] {
+        [true, true]
+    }
+}
+
+/// Every legal move, castling only on the sides named: the side to move's rights known at
+/// run time, under a status that holds both.
+#[derive(Clone, Copy)]
+pub(crate) struct Castles(pub(crate) [bool; 2]);
+
+impl Filter for Castles {
+    const FULL: bool = true;
+    #[inline(always)]
+    fn origins(&self) -> u64 {
+        !0
+    }
+    #[inline(always)]
+    fn noisy_to(&self) -> u64 {
+        !0
+    }
+    #[inline(always)]
+    fn quiet_to(&self) -> u64 {
+        !0
+    }
+    #[inline(always)]
+    fn castles(&self) -> [bool; 2] {
+        self.0
+    }
 }
 
 /// Every legal move.
@@ -524,25 +557,15 @@ pub(crate) fn generate_filtered<S: StatusFlags, B: Lookup, M: Material, K: Sink,
     let us = Color::from_white(S::WHITE);
     let king = board.bits(us, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, M>(board, us, king);
-    generate_within::<S, B, M, K, F>(board, ep, &masks, &AttackReach::EVERYWHERE, filter, sink);
+    let reach = &AttackReach::EVERYWHERE;
+    generate_with_masks::<S, B, M, K, F>(board, ep, &masks, reach, filter, sink);
 }
 
-/// [`generate`] when the side to move's legality masks are known already, and where the
-/// opponent's pieces can attack its king's squares (`king_reach`, see [`king_moves`]).
+/// [`generate_filtered`] when the side to move's legality masks are known already, and
+/// where the opponent's pieces can attack its king's squares (`king_reach`, see
+/// [`king_moves`]).
 #[inline(always)]
-pub(crate) fn generate_with_masks<S: StatusFlags, B: Lookup, M: Material, K: Sink>(
-    board: &Board,
-    ep: u8,
-    masks: &LegalMasks,
-    king_reach: &AttackReach,
-    sink: &mut K,
-) {
-    generate_within::<S, B, M, K, All>(board, ep, masks, king_reach, All, sink);
-}
-
-/// [`generate_with_masks`] of the moves `filter` lets through.
-#[inline(always)]
-fn generate_within<S: StatusFlags, B: Lookup, M: Material, K: Sink, F: Filter>(
+pub(crate) fn generate_with_masks<S: StatusFlags, B: Lookup, M: Material, K: Sink, F: Filter>(
     board: &Board,
     ep: u8,
     masks: &LegalMasks,
@@ -582,7 +605,7 @@ fn generate_within<S: StatusFlags, B: Lookup, M: Material, K: Sink, F: Filter>(
                 0,
                 king_reach,
                 king_to,
-                false,
+                [false; 2],
             )
             .steps;
             sink.king::<S>(board, king, steps);
@@ -598,7 +621,7 @@ fn generate_within<S: StatusFlags, B: Lookup, M: Material, K: Sink, F: Filter>(
             masks.pin_hv,
             king_reach,
             king_to,
-            castles,
+            filter.castles().map(|side| side && castles),
         );
         sink.king::<S>(board, king, king_moves.steps);
         let castle_to = |kingside: bool| board.castling().castle_target(us, kingside).index();
@@ -777,7 +800,7 @@ pub(crate) fn has_legal_move<S: StatusFlags, B: Lookup, M: Material>(
         if double_check { 0 } else { pin_hv },
         &AttackReach::EVERYWHERE,
         !0,
-        !double_check,
+        [!double_check; 2],
     );
     if king_moves.count() != 0 {
         return true;
