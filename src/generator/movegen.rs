@@ -449,12 +449,21 @@ pub(crate) trait Filter: Copy {
     /// Every move passes (but the castles [`Filter::castles`] leaves out): the masks are
     /// never read.
     const FULL: bool;
-    /// The squares moves may start from.
-    fn origins(&self) -> u64;
+    /// The squares moves may start from (by default every square, as a full filter has).
+    #[inline(always)]
+    fn origins(&self) -> u64 {
+        !0
+    }
     /// The squares noisy moves may land on (an en-passant capture: the square it lands on).
-    fn noisy_to(&self) -> u64;
+    #[inline(always)]
+    fn noisy_to(&self) -> u64 {
+        !0
+    }
     /// The squares quiet moves may land on (castling: the square [`Sink::castle`] names).
-    fn quiet_to(&self) -> u64;
+    #[inline(always)]
+    fn quiet_to(&self) -> u64 {
+        !0
+    }
     /// Whether the king-side and queen-side castles may be generated, where the status holds
     /// the right: a status may stand for several sets of rights (see [`Castles`]).
     #[inline(always)]
@@ -471,18 +480,6 @@ pub(crate) struct Castles(pub(crate) [bool; 2]);
 impl Filter for Castles {
     const FULL: bool = true;
     #[inline(always)]
-    fn origins(&self) -> u64 {
-        !0
-    }
-    #[inline(always)]
-    fn noisy_to(&self) -> u64 {
-        !0
-    }
-    #[inline(always)]
-    fn quiet_to(&self) -> u64 {
-        !0
-    }
-    #[inline(always)]
     fn castles(&self) -> [bool; 2] {
         self.0
     }
@@ -494,18 +491,6 @@ pub(crate) struct All;
 
 impl Filter for All {
     const FULL: bool = true;
-    #[inline(always)]
-    fn origins(&self) -> u64 {
-        !0
-    }
-    #[inline(always)]
-    fn noisy_to(&self) -> u64 {
-        !0
-    }
-    #[inline(always)]
-    fn quiet_to(&self) -> u64 {
-        !0
-    }
 }
 
 /// The legal moves from `origins` to `noisy_to` (noisy moves) or `quiet_to` (quiet ones).
