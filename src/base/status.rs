@@ -6,6 +6,10 @@
 
 use static_assertions::assert_type_eq_all;
 
+/// Where the castling rights start in a status index ([`StatusFlags::INDEX`]): bits 2 to 5,
+/// in the order of `castling::right_index`.
+pub(crate) const FIRST_RIGHT: u32 = 2;
+
 /// The status of a position as a type: `WHITE` to move, an `EP` pawn that can be taken en
 /// passant exists, and White's/Black's king-side (`WK`, `BK`) and queen-side (`WQ`, `BQ`)
 /// castling rights.

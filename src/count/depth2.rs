@@ -11,7 +11,7 @@ use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H};
 use crate::base::board::Board;
 use crate::base::castling::right_index;
 use crate::base::chess_move::Move;
-use crate::base::status::{ClearOurK, ClearOurQ, Flip, StatusFlags};
+use crate::base::status::{ClearOurK, ClearOurQ, FIRST_RIGHT, Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
 use crate::count::leaf::{count_at, count_entry};
 use crate::count::reply_squares::{ReplySquares, SkipUntouched, Untouched};
@@ -154,12 +154,11 @@ fn depth2_node<S: StatusFlags, B: Engine>(
     // The status bits of the replier's rights `S` holds that it does not have: children
     // counted at once are counted under their real status.
     let replier = Color::from_white(!S::WHITE);
-    // The rights start at bit 2 of a status index (see `dispatch`).
-    let absent = |held: bool, has: bool, kingside: bool| {
-        u8::from(held && !has) << (right_index(replier, kingside) + 2)
+    let absent_bit = |held: bool, has: bool, kingside: bool| {
+        u8::from(held && !has) << (right_index(replier, kingside) as u32 + FIRST_RIGHT)
     };
-    let absent =
-        absent(S::THEIR_K, rights.replier[0], true) | absent(S::THEIR_Q, rights.replier[1], false);
+    let absent = absent_bit(S::THEIR_K, rights.replier[0], true)
+        | absent_bit(S::THEIR_Q, rights.replier[1], false);
     let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, &squares, absent));
     let mut split = SkipUntouched::<_, false> {
         inner: VisitSink::new(&mut collect, board),

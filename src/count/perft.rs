@@ -12,7 +12,7 @@
 
 use crate::base::board::Board;
 use crate::base::castling::right_index;
-use crate::base::status::StatusFlags;
+use crate::base::status::{FIRST_RIGHT, StatusFlags};
 use crate::base::types::{Color, Piece, Square};
 use crate::count::depth2::{Depth2Node, NodeRights};
 use crate::count::leaf::count_entry;
@@ -325,9 +325,6 @@ fn interior_perft<S: StatusFlags, B: Engine>(
     B::enter(cpu, Interior::<S>::new(board, ep, &mut children));
     children.nodes
 }
-
-/// Where the castling rights start in a status index (see `dispatch`): bits 2 to 5.
-const FIRST_RIGHT: u32 = 2;
 
 /// `status` (an index, see `dispatch`) without the castling rights whose side cannot castle
 /// within `depth` plies of `board`. Each piece of its own on the path leaves by a move of its
