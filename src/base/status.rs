@@ -10,6 +10,9 @@ use static_assertions::assert_type_eq_all;
 /// in the order of `castling::right_index`.
 pub(crate) const FIRST_RIGHT: u32 = 2;
 
+/// The en-passant bit of a status index ([`StatusFlags::INDEX`]).
+pub(crate) const EP_BIT: u8 = 0b10;
+
 /// The status of a position as a type: `WHITE` to move, an `EP` pawn that can be taken en
 /// passant exists, and White's/Black's king-side (`WK`, `BK`) and queen-side (`WQ`, `BQ`)
 /// castling rights.
@@ -67,7 +70,7 @@ pub trait StatusFlags: Copy + Default + 'static {
     const THEIR_Q: bool = if Self::WHITE { Self::BQ } else { Self::WQ };
     /// The dispatch index: bit 0 white, 1 EP, 2 WK, 3 WQ, 4 BK, 5 BQ.
     const INDEX: u8 = Self::WHITE as u8
-        | (Self::EP as u8) << 1
+        | if Self::EP { EP_BIT } else { 0 }
         | (Self::WK as u8) << 2
         | (Self::WQ as u8) << 3
         | (Self::BK as u8) << 4

@@ -9,22 +9,25 @@
 //! perft, statistics, the hash table. So one interior entry per status serves all walks, and
 //! what each does with a child (recurse, probe a table, add statistics) is a `dyn` call with
 //! the child's status as a runtime index: one entry instead of one per walk and status.
+//! Nodes with an en-passant capture run as the status without en passant, the capture made
+//! apart (`run_interior`, `depth2_node`): the nodes' code is compiled for half the statuses.
 
 use crate::base::board::Board;
 use crate::base::castling::right_index;
-use crate::base::status::{FIRST_RIGHT, StatusFlags};
-use crate::base::types::{Color, Piece, Square};
-use crate::count::depth2::{Depth2Node, NodeRights};
+use crate::base::status::{EP_BIT, FIRST_RIGHT, Flip, StatusFlags};
+use crate::base::types::{BitIter, Color, Piece, Square};
+use crate::count::depth2::{Depth2Node, EnPassantChildren, NodeRights};
 use crate::count::leaf::count_entry;
 use crate::generator::dispatch::{StatusOp, dispatch};
 use crate::generator::entry::{Engine, Operation};
+use crate::generator::movegen::en_passant_origins;
 use crate::generator::visitor::{Visitor, visit};
 use crate::slider::Cpu;
 use core::marker::PhantomData;
 
 /// An interior node: a board (status `S`, en-passant square `ep`) whose children are made
 /// and handed to `action`, run inside an engine's entry.
-pub(crate) struct Interior<'a, S> {
+struct Interior<'a, S> {
     board: &'a Board,
     ep: u8,
     action: &'a mut dyn ChildAction,
@@ -49,6 +52,92 @@ impl<S: StatusFlags> Operation for Interior<'_, S> {
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) {
         visit::<S, B, _>(self.board, self.ep, &mut HandOn(self.action));
+    }
+}
+
+/// Runs the interior node of `board` (status `S`, en-passant square `ep`) with `action`. A
+/// status with en passant runs as the one without, its captures handed on apart: the
+/// interior node's code is compiled for the 32 statuses without en passant only.
+#[inline(always)]
+pub(crate) fn run_interior<S: StatusFlags, B: Engine>(
+    cpu: Cpu<B>,
+    board: &Board,
+    ep: u8,
+    action: &mut dyn ChildAction,
+) {
+    if S::EP {
+        interior_with_en_passant::<S, B>(cpu, board, ep, action);
+    } else {
+        B::enter(cpu, Interior::<S>::new(board, ep, action));
+    }
+}
+
+/// [`run_interior`] of a status with en passant. Out of line, so that the jumps to the common
+/// nodes keep their registers.
+#[inline(never)]
+fn interior_with_en_passant<S: StatusFlags, B: Engine>(
+    cpu: Cpu<B>,
+    board: &Board,
+    ep: u8,
+    action: &mut dyn ChildAction,
+) {
+    let node = WithoutEp::<B> {
+        board,
+        action: &mut *action,
+        cpu,
+    };
+    // A constant index: the jump folds into a call.
+    dispatch(S::INDEX & !EP_BIT, node);
+    // Last, as the generator hands them on.
+    let captures = EnPassantHandOn::<S> {
+        board,
+        ep,
+        action,
+        status: PhantomData,
+    };
+    B::enter(cpu, captures);
+}
+
+/// Hands the en-passant captures of an interior node (status `S`, which has `EP`; en-passant
+/// square `ep`) to `action`.
+struct EnPassantHandOn<'a, S> {
+    board: &'a Board,
+    ep: u8,
+    action: &'a mut dyn ChildAction,
+    status: PhantomData<S>,
+}
+
+impl<S: StatusFlags> Operation for EnPassantHandOn<'_, S> {
+    type Output = ();
+    #[inline(always)]
+    fn run<B: Engine>(self, _: Cpu<B>) {
+        let to = Square::from_index(u32::from(self.ep & 63));
+        let mut hand_on = HandOn(self.action);
+        for from in BitIter(en_passant_origins::<S, B>(self.board, self.ep)) {
+            let from = Square::from_index(from as u32);
+            hand_on.en_passant::<Flip<S>>(self.board, from, to);
+        }
+    }
+}
+
+/// The interior node of a board whose status has no en passant (see [`run_interior`]).
+struct WithoutEp<'a, B> {
+    board: &'a Board,
+    action: &'a mut dyn ChildAction,
+    cpu: Cpu<B>,
+}
+
+impl<B: Engine> StatusOp for WithoutEp<'_, B> {
+    type Output = ();
+    #[inline(always)]
+    fn run<S: StatusFlags>(self) {
+        // Asked only for statuses without en passant: the test, constant for each `S`, keeps
+        // the others' nodes from being compiled.
+        if !S::EP {
+            B::enter(self.cpu, Interior::<S>::new(self.board, 0, self.action));
+        } else {
+            unreachable!("an interior node's captures en passant are handed on apart")
+        }
     }
 }
 
@@ -235,41 +324,63 @@ pub(crate) fn perft<S: StatusFlags, B: Engine>(
 }
 
 /// The depth-2 node of `board` (status `S`, en-passant square `ep`), run as the status that
-/// holds both of a side's rights where `S` holds one, the ones it has passed at run time.
-/// Each status's node is about 22 KB of code; statuses that differ only there share one,
-/// which takes a quarter of the binary's code away and a quarter of the instruction-cache
-/// misses of a tree whose rights are lost one by one (docs/PERFORMANCE.md).
+/// holds both of a side's rights where `S` holds one, the ones it has passed at run time,
+/// and without en passant, its captures counted apart. Each status's node is about 22 KB of
+/// code; statuses that differ only there share one, which takes most of the binary's code
+/// away and most of the instruction-cache misses of a tree whose rights are lost one by one
+/// (docs/PERFORMANCE.md).
 #[inline(always)]
 fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) -> u64 {
     let rights = NodeRights {
         mover: [S::OUR_K, S::OUR_Q],
         replier: [S::THEIR_K, S::THEIR_Q],
     };
+    if S::EP {
+        return depth2_with_en_passant::<S, B>(cpu, board, ep);
+    }
     if S::OUR_K != S::OUR_Q || S::THEIR_K != S::THEIR_Q {
-        let mover = Color::from_white(S::WHITE);
-        // Both of a side's rights where it has one.
-        let both = |color, one: bool| {
-            (u8::from(one) * 0b11) << (right_index(color, true) as u32 + FIRST_RIGHT)
-        };
-        let index =
-            S::INDEX | both(mover, S::OUR_K != S::OUR_Q) | both(!mover, S::THEIR_K != S::THEIR_Q);
-        let node = Depth2With::<B> {
-            board,
-            ep,
-            rights,
-            cpu,
-        };
-        // A constant index: the jump folds into a call.
-        return dispatch(index, node);
+        return depth2_shared::<S, B>(cpu, board, rights);
     }
     B::enter(cpu, Depth2Node::<S>::new(board, ep, rights))
 }
 
-/// A depth-2 node whose status holds both or neither of each side's rights, `rights` the
-/// ones it has.
+/// [`depth2_node`] of a status with en passant: the captures counted apart, the rest as the
+/// status without. Out of line, so that the jumps to the common nodes keep their registers.
+#[inline(never)]
+fn depth2_with_en_passant<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) -> u64 {
+    let captures = EnPassantChildren::<S> {
+        board,
+        ep,
+        status: PhantomData,
+    };
+    let rights = NodeRights {
+        mover: [S::OUR_K, S::OUR_Q],
+        replier: [S::THEIR_K, S::THEIR_Q],
+    };
+    B::enter(cpu, captures) + depth2_shared::<S, B>(cpu, board, rights)
+}
+
+/// [`depth2_node`] as the status without en passant and with both of a side's rights where
+/// `S` holds one (`rights` the ones it has).
+#[inline(always)]
+fn depth2_shared<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, rights: NodeRights) -> u64 {
+    let mover = Color::from_white(S::WHITE);
+    // Both of a side's rights where it has one.
+    let both = |color, one: bool| {
+        (u8::from(one) * 0b11) << (right_index(color, true) as u32 + FIRST_RIGHT)
+    };
+    let index = S::INDEX & !EP_BIT
+        | both(mover, S::OUR_K != S::OUR_Q)
+        | both(!mover, S::THEIR_K != S::THEIR_Q);
+    let node = Depth2With::<B> { board, rights, cpu };
+    // A constant index: the jump folds into a call.
+    dispatch(index, node)
+}
+
+/// A depth-2 node whose status holds both or neither of each side's rights and no en
+/// passant, `rights` the ones it has.
 struct Depth2With<'a, B> {
     board: &'a Board,
-    ep: u8,
     rights: NodeRights,
     cpu: Cpu<B>,
 }
@@ -278,15 +389,14 @@ impl<B: Engine> StatusOp for Depth2With<'_, B> {
     type Output = u64;
     #[inline(always)]
     fn run<S: StatusFlags>(self) -> u64 {
-        // Asked only for statuses with both or neither of each side's rights: the test,
-        // constant for each `S`, keeps the other statuses' nodes from being compiled.
-        if S::OUR_K == S::OUR_Q && S::THEIR_K == S::THEIR_Q {
-            B::enter(
-                self.cpu,
-                Depth2Node::<S>::new(self.board, self.ep, self.rights),
-            )
+        // Asked only for such statuses: the test, constant for each `S`, keeps the other
+        // statuses' nodes from being compiled.
+        if !S::EP && S::OUR_K == S::OUR_Q && S::THEIR_K == S::THEIR_Q {
+            B::enter(self.cpu, Depth2Node::<S>::new(self.board, 0, self.rights))
         } else {
-            unreachable!("a depth-2 node's status holds both or neither of a side's rights")
+            unreachable!(
+                "a depth-2 node's status has no en passant and both or neither of a side's rights"
+            )
         }
     }
 }
@@ -322,7 +432,7 @@ fn interior_perft<S: StatusFlags, B: Engine>(
         nodes: 0,
         cpu,
     };
-    B::enter(cpu, Interior::<S>::new(board, ep, &mut children));
+    run_interior::<S, B>(cpu, board, ep, &mut children);
     children.nodes
 }
 
@@ -479,10 +589,7 @@ impl<B: Engine> StatusOp for InteriorAt<'_, B> {
     type Output = ();
     #[inline(always)]
     fn run<S: StatusFlags>(self) {
-        B::enter(
-            self.cpu,
-            Interior::<S>::new(self.board, self.ep, self.action),
-        )
+        run_interior::<S, B>(self.cpu, self.board, self.ep, self.action)
     }
 }
 

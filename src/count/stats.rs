@@ -18,7 +18,7 @@ use crate::base::board::Board;
 use crate::base::status::{Flip, FlipSetEp, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece, Square};
 use crate::count::leaf::count_entry;
-use crate::count::perft::{ChildAction, ChildMove, Interior};
+use crate::count::perft::{ChildAction, ChildMove, run_interior};
 use crate::generator::children::Counted;
 use crate::generator::dispatch::{StatusOp, dispatch};
 use crate::generator::entry::{Engine, Operation};
@@ -208,7 +208,7 @@ pub(crate) fn stats_entry<S: StatusFlags, B: Engine>(
             stats,
             cpu,
         };
-        B::enter(cpu, Interior::<S>::new(board, ep, &mut children))
+        run_interior::<S, B>(cpu, board, ep, &mut children)
     }
 }
 

@@ -17,7 +17,7 @@ use crate::base::geometry::{
 use crate::base::status::StatusFlags;
 use crate::base::types::{BitIter, Color, Piece, Square};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks, attacked, king_ban};
-use crate::generator::material::Material;
+use crate::generator::material::{AnyPieces, Material};
 use crate::slider::Lookup;
 use core::marker::PhantomData;
 
@@ -681,6 +681,18 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: Lookup, M: Material, K: Sin
             sink.en_passant::<S>(board, from, to)
         });
     }
+}
+
+/// The squares of the pawns that can take en passant legally on `board` (status `S`,
+/// en-passant target square `ep`).
+#[inline(always)]
+pub(crate) fn en_passant_origins<S: StatusFlags, B: Lookup>(board: &Board, ep: u8) -> u64 {
+    let us = Color::from_white(S::WHITE);
+    let king = board.bits(us, Piece::King).trailing_zeros() as usize;
+    let masks = LegalMasks::compute::<B, AnyPieces>(board, us, king);
+    let mut origins = 0;
+    generate_ep::<S, B, AnyPieces>(board, ep, &masks, !0, |from, _| origins |= 1 << from);
+    origins
 }
 
 /// Hands each legal en-passant capture (`from`, `to`) of the pawns on `origins` to `visit`;
