@@ -10,7 +10,8 @@
 //! what each does with a child (recurse, probe a table, add statistics) is a `dyn` call with
 //! the child's status as a runtime index: one entry instead of one per walk and status.
 //! Nodes with an en-passant capture run as the status without en passant, the capture made
-//! apart (`run_interior`, `depth2_node`): the nodes' code is compiled for half the statuses.
+//! apart, and a side holding one castling right as holding both, told at run time which
+//! (`run_interior`, `depth2_node`): the nodes' code is compiled for 8 statuses of 64.
 
 use crate::base::board::Board;
 use crate::base::castling::right_index;
@@ -20,8 +21,9 @@ use crate::count::depth2::{Depth2Node, EnPassantChildren, NodeRights};
 use crate::count::leaf::count_entry;
 use crate::generator::dispatch::{StatusOp, dispatch};
 use crate::generator::entry::{Engine, Operation};
+use crate::generator::movegen::Castles;
 use crate::generator::movegen::en_passant_origins;
-use crate::generator::visitor::{Visitor, visit};
+use crate::generator::visitor::{Visitor, visit_filtered};
 use crate::slider::Cpu;
 use core::marker::PhantomData;
 
@@ -31,33 +33,46 @@ struct Interior<'a, S> {
     board: &'a Board,
     ep: u8,
     action: &'a mut dyn ChildAction,
+    rights: RuntimeRights,
     status: PhantomData<S>,
 }
 
-impl<'a, S> Interior<'a, S> {
-    /// The node of `board` with en-passant square `ep`, whose children go to `action`.
-    #[inline(always)]
-    pub(crate) fn new(board: &'a Board, ep: u8, action: &'a mut dyn ChildAction) -> Self {
-        Interior {
-            board,
-            ep,
-            action,
-            status: PhantomData,
-        }
-    }
+/// The castling rights of a node compiled for a status that holds both of a side's rights
+/// where the node holds one.
+#[derive(Clone, Copy)]
+struct RuntimeRights {
+    /// The side to move's king-side and queen-side castles.
+    castles: [bool; 2],
+    /// The status-index bits of the rights the status holds and the node does not: cleared
+    /// from every child's status.
+    absent: u8,
+}
+
+impl RuntimeRights {
+    /// A node with exactly its status's rights.
+    const EXACT: RuntimeRights = RuntimeRights {
+        castles: [true, true],
+        absent: 0,
+    };
 }
 
 impl<S: StatusFlags> Operation for Interior<'_, S> {
     type Output = ();
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) {
-        visit::<S, B, _>(self.board, self.ep, &mut HandOn(self.action));
+        let mut hand_on = HandOn {
+            action: self.action,
+            absent: self.rights.absent,
+        };
+        let castles = Castles(self.rights.castles);
+        visit_filtered::<S, B, _, _>(self.board, self.ep, castles, &mut hand_on);
     }
 }
 
 /// Runs the interior node of `board` (status `S`, en-passant square `ep`) with `action`. A
-/// status with en passant runs as the one without, its captures handed on apart: the
-/// interior node's code is compiled for the 32 statuses without en passant only.
+/// status with en passant runs as the one without, its captures handed on apart, and a
+/// side holding one castling right runs as holding both, told at run time which it has:
+/// the interior node's code is compiled for 8 statuses of 64.
 #[inline(always)]
 pub(crate) fn run_interior<S: StatusFlags, B: Engine>(
     cpu: Cpu<B>,
@@ -65,37 +80,95 @@ pub(crate) fn run_interior<S: StatusFlags, B: Engine>(
     ep: u8,
     action: &mut dyn ChildAction,
 ) {
-    if S::EP {
-        interior_with_en_passant::<S, B>(cpu, board, ep, action);
+    if S::EP || S::OUR_K != S::OUR_Q || S::THEIR_K != S::THEIR_Q {
+        interior_shared::<S, B>(cpu, board, ep, action);
     } else {
-        B::enter(cpu, Interior::<S>::new(board, ep, action));
+        let node = Interior::<S> {
+            board,
+            ep,
+            action,
+            rights: RuntimeRights::EXACT,
+            status: PhantomData,
+        };
+        B::enter(cpu, node);
     }
 }
 
-/// [`run_interior`] of a status with en passant. Out of line, so that the jumps to the common
-/// nodes keep their registers.
+/// [`run_interior`] of a status run as another. Out of line, so that the jumps to the
+/// common nodes keep their registers.
 #[inline(never)]
-fn interior_with_en_passant<S: StatusFlags, B: Engine>(
+fn interior_shared<S: StatusFlags, B: Engine>(
     cpu: Cpu<B>,
     board: &Board,
     ep: u8,
     action: &mut dyn ChildAction,
 ) {
-    let node = WithoutEp::<B> {
+    let index = shared_status::<S>();
+    let rights = RuntimeRights {
+        castles: [S::OUR_K, S::OUR_Q],
+        absent: index & !S::INDEX,
+    };
+    let node = SharedInterior::<B> {
         board,
         action: &mut *action,
+        rights,
         cpu,
     };
     // A constant index: the jump folds into a call.
-    dispatch(S::INDEX & !EP_BIT, node);
-    // Last, as the generator hands them on.
-    let captures = EnPassantHandOn::<S> {
-        board,
-        ep,
-        action,
-        status: PhantomData,
+    dispatch(index, node);
+    if S::EP {
+        // Last, as the generator hands them on.
+        let captures = EnPassantHandOn::<S> {
+            board,
+            ep,
+            action,
+            status: PhantomData,
+        };
+        B::enter(cpu, captures);
+    }
+}
+
+/// The status a node of status `S` runs as: without en passant, and with both of a side's
+/// castling rights where `S` holds one.
+#[inline(always)]
+fn shared_status<S: StatusFlags>() -> u8 {
+    let mover = Color::from_white(S::WHITE);
+    // Both of a side's rights where it has one.
+    let both = |color, one: bool| {
+        (u8::from(one) * 0b11) << (right_index(color, true) as u32 + FIRST_RIGHT)
     };
-    B::enter(cpu, captures);
+    S::INDEX & !EP_BIT | both(mover, S::OUR_K != S::OUR_Q) | both(!mover, S::THEIR_K != S::THEIR_Q)
+}
+
+/// The interior node of a board run as a shared status (see [`run_interior`]).
+struct SharedInterior<'a, B> {
+    board: &'a Board,
+    action: &'a mut dyn ChildAction,
+    rights: RuntimeRights,
+    cpu: Cpu<B>,
+}
+
+impl<B: Engine> StatusOp for SharedInterior<'_, B> {
+    type Output = ();
+    #[inline(always)]
+    fn run<S: StatusFlags>(self) {
+        // Asked only for shared statuses: the test, constant for each `S`, keeps the others'
+        // nodes from being compiled.
+        if !S::EP && S::OUR_K == S::OUR_Q && S::THEIR_K == S::THEIR_Q {
+            let node = Interior::<S> {
+                board: self.board,
+                ep: 0,
+                action: self.action,
+                rights: self.rights,
+                status: PhantomData,
+            };
+            B::enter(self.cpu, node);
+        } else {
+            unreachable!(
+                "an interior node runs as a status with both or neither of a side's rights and no en passant"
+            )
+        }
+    }
 }
 
 /// Hands the en-passant captures of an interior node (status `S`, which has `EP`; en-passant
@@ -112,31 +185,13 @@ impl<S: StatusFlags> Operation for EnPassantHandOn<'_, S> {
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) {
         let to = Square::from_index(u32::from(self.ep & 63));
-        let mut hand_on = HandOn(self.action);
+        let mut hand_on = HandOn {
+            action: self.action,
+            absent: 0,
+        };
         for from in BitIter(en_passant_origins::<S, B>(self.board, self.ep)) {
             let from = Square::from_index(from as u32);
             hand_on.en_passant::<Flip<S>>(self.board, from, to);
-        }
-    }
-}
-
-/// The interior node of a board whose status has no en passant (see [`run_interior`]).
-struct WithoutEp<'a, B> {
-    board: &'a Board,
-    action: &'a mut dyn ChildAction,
-    cpu: Cpu<B>,
-}
-
-impl<B: Engine> StatusOp for WithoutEp<'_, B> {
-    type Output = ();
-    #[inline(always)]
-    fn run<S: StatusFlags>(self) {
-        // Asked only for statuses without en passant: the test, constant for each `S`, keeps
-        // the others' nodes from being compiled.
-        if !S::EP {
-            B::enter(self.cpu, Interior::<S>::new(self.board, 0, self.action));
-        } else {
-            unreachable!("an interior node's captures en passant are handed on apart")
         }
     }
 }
@@ -197,14 +252,20 @@ impl ChildMove {
 
 /// Makes each child of an interior node and hands it to a [`ChildAction`], with its move
 /// and its status as a runtime index.
-struct HandOn<'a>(&'a mut dyn ChildAction);
+struct HandOn<'a> {
+    action: &'a mut dyn ChildAction,
+    /// The status bits cleared from every child's (see [`RuntimeRights`]).
+    absent: u8,
+}
 
 impl HandOn<'_> {
     #[inline(always)]
     fn hand<C: StatusFlags>(&mut self, parent: &Board, mv: ChildMove, ep: u8) {
-        // Made here, in the entry: a board copy with the engine's vector moves.
+        // Made here, in the entry: a board copy with the engine's vector moves. The mover
+        // is read from the constant index, so each move's code is built for one side.
         let child = mv.apply(parent, C::INDEX);
-        self.0.child(parent, &child, mv, C::INDEX, ep);
+        self.action
+            .child(parent, &child, mv, C::INDEX & !self.absent, ep);
     }
 
     #[inline(always)]
@@ -364,14 +425,7 @@ fn depth2_with_en_passant<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board,
 /// `S` holds one (`rights` the ones it has).
 #[inline(always)]
 fn depth2_shared<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, rights: NodeRights) -> u64 {
-    let mover = Color::from_white(S::WHITE);
-    // Both of a side's rights where it has one.
-    let both = |color, one: bool| {
-        (u8::from(one) * 0b11) << (right_index(color, true) as u32 + FIRST_RIGHT)
-    };
-    let index = S::INDEX & !EP_BIT
-        | both(mover, S::OUR_K != S::OUR_Q)
-        | both(!mover, S::THEIR_K != S::THEIR_Q);
+    let index = shared_status::<S>();
     let node = Depth2With::<B> { board, rights, cpu };
     // A constant index: the jump folds into a call.
     dispatch(index, node)

@@ -110,14 +110,8 @@ pub trait Visitor {
     fn queen<C: StatusFlags>(&mut self, _board: &Board, _from: Square, _to: Square) {}
 }
 
-/// Runs the generator for status `S` with `visitor`, on backend `B` (inlined into the
-/// caller, which runs inside `B`'s entry).
-#[inline(always)]
-pub(crate) fn visit<S: StatusFlags, B: Lookup, V: Visitor>(board: &Board, ep: u8, visitor: &mut V) {
-    visit_filtered::<S, B, V, All>(board, ep, All, visitor);
-}
-
-/// [`visit`] of the moves `filter` lets through.
+/// Runs the generator for status `S` with `visitor` on the moves `filter` lets through, on
+/// backend `B` (inlined into the caller, which runs inside `B`'s entry).
 #[inline(always)]
 pub(crate) fn visit_filtered<S: StatusFlags, B: Lookup, V: Visitor, F: Filter>(
     board: &Board,
