@@ -12,7 +12,7 @@ use crate::base::board::Board;
 use crate::base::castling::right_index;
 use crate::base::chess_move::Move;
 use crate::base::status::{ClearOurK, ClearOurQ, FIRST_RIGHT, Flip, StatusFlags};
-use crate::base::types::{BitIter, Color, Piece, Square};
+use crate::base::types::{BitIter, Color, Piece};
 use crate::count::leaf::{count_at, count_entry};
 use crate::count::reply_squares::{ReplySquares, SkipUntouched, Untouched};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks};
@@ -20,7 +20,7 @@ use crate::generator::children::{Counted, Descend, MakeChildren};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::{AnyPieces, Material, MaterialOp, Pieces};
 use crate::generator::movegen::{
-    All, Castles, Counter, PawnMoves, en_passant_origins, generate, generate_filtered,
+    All, Castles, Counter, PawnMoves, en_passant_captures, generate, generate_filtered,
     generate_with_masks, king_moves, knight_moves, slider_moves,
 };
 use crate::generator::visitor::VisitSink;
@@ -76,6 +76,15 @@ impl NodeRights {
             | u16::from(self.replier[1]) << 3
     }
 
+    /// The rights status `S` holds.
+    #[inline(always)]
+    pub(crate) fn of<S: StatusFlags>() -> Self {
+        NodeRights {
+            mover: [S::OUR_K, S::OUR_Q],
+            replier: [S::THEIR_K, S::THEIR_Q],
+        }
+    }
+
     /// The rights of [`NodeRights::bits`].
     #[inline(always)]
     fn from_bits(bits: u16) -> Self {
@@ -123,13 +132,12 @@ impl<S: StatusFlags> Operation for EnPassantChildren<'_, S> {
     #[inline(always)]
     fn run<B: Engine>(self, cpu: Cpu<B>) -> u64 {
         let mover = Color::from_white(S::WHITE);
-        let to = Square::from_index(u32::from(self.ep & 63));
-        let origins = en_passant_origins::<S, B>(self.board, self.ep);
-        BitIter(origins).fold(0, |nodes, from| {
-            let from = Square::from_index(from as u32);
+        let mut nodes = 0;
+        en_passant_captures::<S, B>(self.board, self.ep, |from, to| {
             let child = self.board.after_en_passant(mover, from, to);
-            nodes + count_entry::<Flip<S>, B>(cpu, &child, 0)
-        })
+            nodes += count_entry::<Flip<S>, B>(cpu, &child, 0);
+        });
+        nodes
     }
 }
 

@@ -16,13 +16,12 @@
 use crate::base::board::Board;
 use crate::base::castling::right_index;
 use crate::base::status::{EP_BIT, FIRST_RIGHT, Flip, StatusFlags};
-use crate::base::types::{BitIter, Color, Piece, Square};
+use crate::base::types::{Color, Piece, Square};
 use crate::count::depth2::{Depth2Node, EnPassantChildren, NodeRights};
 use crate::count::leaf::count_entry;
 use crate::generator::dispatch::{StatusOp, dispatch};
 use crate::generator::entry::{Engine, Operation};
-use crate::generator::movegen::Castles;
-use crate::generator::movegen::en_passant_origins;
+use crate::generator::movegen::{Castles, en_passant_captures};
 use crate::generator::visitor::{Visitor, visit_filtered};
 use crate::slider::Cpu;
 use core::marker::PhantomData;
@@ -184,15 +183,13 @@ impl<S: StatusFlags> Operation for EnPassantHandOn<'_, S> {
     type Output = ();
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) {
-        let to = Square::from_index(u32::from(self.ep & 63));
         let mut hand_on = HandOn {
             action: self.action,
             absent: 0,
         };
-        for from in BitIter(en_passant_origins::<S, B>(self.board, self.ep)) {
-            let from = Square::from_index(from as u32);
-            hand_on.en_passant::<Flip<S>>(self.board, from, to);
-        }
+        en_passant_captures::<S, B>(self.board, self.ep, |from, to| {
+            hand_on.en_passant::<Flip<S>>(self.board, from, to)
+        });
     }
 }
 
@@ -392,10 +389,7 @@ pub(crate) fn perft<S: StatusFlags, B: Engine>(
 /// (docs/PERFORMANCE.md).
 #[inline(always)]
 fn depth2_node<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board, ep: u8) -> u64 {
-    let rights = NodeRights {
-        mover: [S::OUR_K, S::OUR_Q],
-        replier: [S::THEIR_K, S::THEIR_Q],
-    };
+    let rights = NodeRights::of::<S>();
     if S::EP {
         return depth2_with_en_passant::<S, B>(cpu, board, ep);
     }
@@ -414,10 +408,7 @@ fn depth2_with_en_passant<S: StatusFlags, B: Engine>(cpu: Cpu<B>, board: &Board,
         ep,
         status: PhantomData,
     };
-    let rights = NodeRights {
-        mover: [S::OUR_K, S::OUR_Q],
-        replier: [S::THEIR_K, S::THEIR_Q],
-    };
+    let rights = NodeRights::of::<S>();
     B::enter(cpu, captures) + depth2_shared::<S, B>(cpu, board, rights)
 }
 

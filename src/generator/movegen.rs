@@ -683,16 +683,24 @@ pub(crate) fn generate_with_masks<S: StatusFlags, B: Lookup, M: Material, K: Sin
     }
 }
 
-/// The squares of the pawns that can take en passant legally on `board` (status `S`,
-/// en-passant target square `ep`).
+/// Hands each legal en-passant capture (`from`, `to`) of `board` (status `S`, en-passant
+/// target square `ep`) to `visit`, the side to move's masks computed here: for nodes that
+/// take these captures apart from the rest of their moves.
 #[inline(always)]
-pub(crate) fn en_passant_origins<S: StatusFlags, B: Lookup>(board: &Board, ep: u8) -> u64 {
+pub(crate) fn en_passant_captures<S: StatusFlags, B: Lookup>(
+    board: &Board,
+    ep: u8,
+    mut visit: impl FnMut(Square, Square),
+) {
     let us = Color::from_white(S::WHITE);
     let king = board.bits(us, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, AnyPieces>(board, us, king);
-    let mut origins = 0;
-    generate_ep::<S, B, AnyPieces>(board, ep, &masks, !0, |from, _| origins |= 1 << from);
-    origins
+    generate_ep::<S, B, AnyPieces>(board, ep, &masks, !0, |from, to| {
+        visit(
+            Square::from_index(from as u32),
+            Square::from_index(to as u32),
+        )
+    });
 }
 
 /// Hands each legal en-passant capture (`from`, `to`) of the pawns on `origins` to `visit`;
