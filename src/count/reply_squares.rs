@@ -33,7 +33,7 @@ use crate::base::board::Board;
 use crate::base::castling::CastlingGeometry;
 use crate::base::geometry::{
     KING_SIDE_PATH, QUEEN_SIDE_KING_SQUARES, QUEEN_SIDE_PATH, back_rank_base, double_push_rank,
-    pawn_push,
+    pawn_push, seventh_rank,
 };
 use crate::base::status::StatusFlags;
 use crate::base::types::{BitIter, Color, Piece};
@@ -62,7 +62,8 @@ pub(crate) struct ReplySquares {
     /// moves as they are.
     pub(crate) knights: u64,
     /// The squares the replier's king may step or castle to or across, what sees them, and
-    /// the castling paths.
+    /// the castling paths; of the mover's own squares, only those whose piece's leaving
+    /// changes what attacks them, and its pawns about to promote.
     pub(crate) king: u64,
     /// Where the mover's knights and sliders must stand to attack the king's squares among
     /// those (its free neighbours and castling squares).
@@ -273,6 +274,7 @@ impl ReplySquares {
                 | (king_steps & board.bits(mover, Piece::King));
             (king_leave, king_arrive)
         };
+        let promoting = board.bits(!replier, Piece::Pawn) & seventh_rank(!replier_white);
         let squares = ReplySquares {
             lines,
             leave,
@@ -280,7 +282,10 @@ impl ReplySquares {
             sliders,
             pawns: pawn_squares,
             knights: knight_squares,
-            king: king_zone,
+            // A piece of the mover's leaving changes the king's moves only from the
+            // narrower set: with the mover's other squares taken out, one test a child
+            // files it. A promoting pawn's square stays: the new piece may see through it.
+            king: king_zone & (king_leave | !theirs | promoting),
             king_reach,
             slider_moves,
         };

@@ -112,7 +112,7 @@ fn perftsuite_extras_within_budget() {
 #[test]
 fn tricky_positions_within_budget() {
     let entries = load("tricky_positions.csv", common::parse_tricky_csv);
-    assert_eq!(entries.len(), 27, "tricky_positions.csv has 27 rows");
+    assert_eq!(entries.len(), 28, "tricky_positions.csv has 28 rows");
     assert_cases(
         "tricky_positions.csv (budgeted)",
         &select_cases(&entries, within_budget),
