@@ -107,7 +107,7 @@ def test_perftsuite_extras_and_tricky(perft_data):
     todo = cases(epd(perft_data / "perftsuite_extras.epd"))
     with open(perft_data / "tricky_positions.csv") as f:
         tricky = [(r["fen"], int(r["depth"]), int(r["nodes"])) for r in csv.DictReader(f)]
-    assert len(tricky) == 27
+    assert len(tricky) == 28
     todo += [c for c in tricky if c[2] <= 20_000_000]
     for fen, depth, nodes in todo:
         assert constmove.perft(fen, depth, threads=2) == nodes, (fen, depth)
