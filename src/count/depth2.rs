@@ -51,6 +51,8 @@ pub(crate) struct Depth2Node<'a, S> {
     board: &'a Board,
     /// The en-passant square in the low byte, the rights' bits (see [`NodeRights::bits`])
     /// above: two fields, so the node's entry takes it in two registers, not through memory.
+    /// The square is always 0 since en passant is taken apart (`depth2_node`); dropping it
+    /// moved the code and cost Kiwipete 2.5% of its wall time (docs/PERFORMANCE.md).
     ep_and_rights: u16,
     status: PhantomData<S>,
 }

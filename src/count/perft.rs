@@ -30,6 +30,8 @@ use core::marker::PhantomData;
 /// and handed to `action`, run inside an engine's entry.
 struct Interior<'a, S> {
     board: &'a Board,
+    /// Always 0: `run_interior` takes en passant apart. Kept, since dropping it moved the
+    /// code and cost position 5 5% of its wall time (docs/PERFORMANCE.md).
     ep: u8,
     action: &'a mut dyn ChildAction,
     rights: RuntimeRights,
