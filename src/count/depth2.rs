@@ -21,7 +21,7 @@ use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::{AnyPieces, Material, MaterialOp, Pieces};
 use crate::generator::movegen::{
     All, Castles, Counter, PawnMoves, en_passant_captures, generate, generate_filtered,
-    generate_with_masks, king_moves, knight_moves, slider_moves,
+    generate_with_masks, king_moves, knight_moves,
 };
 use crate::generator::visitor::VisitSink;
 use crate::slider::Cpu;
@@ -430,7 +430,8 @@ impl<R: StatusFlags> Operation for CountBatch<'_, R> {
 #[derive(Default)]
 struct PartSets {
     king: u64,
-    sliders: u64,
+    /// Diagonal, then straight slider moves.
+    sliders: [u64; 2],
     pawns: u64,
     knights: u64,
     full: u64,
@@ -446,7 +447,8 @@ impl PartSets {
         let changed = moved | captured;
         let bit = |yes: bool| u64::from(yes) << slot;
         self.king |= bit(same & (changed & squares.king != 0));
-        self.sliders |= bit(same & (changed & squares.sliders != 0));
+        self.sliders[0] |= bit(same & (changed & squares.slider_kinds[0] != 0));
+        self.sliders[1] |= bit(same & (changed & squares.slider_kinds[1] != 0));
         self.pawns |= bit(same & (changed & squares.pawns != 0));
         self.knights |= bit(same & (captured & squares.knights != 0));
         self.full |= bit(!same);
@@ -510,9 +512,14 @@ fn count_batch<R: StatusFlags, B: Engine>(
         let king = ReplyParts::king::<R, B>(child(slot), &masks, &reach);
         nodes = nodes.wrapping_add(king) - passed.king;
     }
-    for slot in BitIter(parts.sliders) {
-        let sliders = ReplyParts::sliders::<R, B>(child(slot), &masks);
-        nodes = nodes.wrapping_add(sliders) - passed.sliders;
+    // By kind of ray: most moves change one kind only, and leave the other's lookups undone.
+    for slot in BitIter(parts.sliders[0]) {
+        let sliders = ReplyParts::diagonal::<R, B>(child(slot), &masks);
+        nodes = nodes.wrapping_add(sliders) - passed.sliders[0];
+    }
+    for slot in BitIter(parts.sliders[1]) {
+        let sliders = ReplyParts::straight::<R, B>(child(slot), &masks);
+        nodes = nodes.wrapping_add(sliders) - passed.sliders[1];
     }
     for slot in BitIter(parts.pawns) {
         let pawns = ReplyParts::pawns::<R>(child(slot), &masks);
@@ -548,7 +555,8 @@ fn count_batch<R: StatusFlags, B: Engine>(
 #[derive(Clone, Copy)]
 struct ReplyParts {
     king: u64,
-    sliders: u64,
+    /// Diagonal, then straight moves (a queen's in both).
+    sliders: [u64; 2],
     pawns: u64,
     knights: u64,
 }
@@ -573,7 +581,10 @@ impl ReplyParts {
             sliders: if pinned | masks.checkers == 0 {
                 squares.slider_moves
             } else {
-                Self::sliders::<S, B>(board, masks)
+                [
+                    Self::diagonal::<S, B>(board, masks),
+                    Self::straight::<S, B>(board, masks),
+                ]
             },
             pawns: Self::pawns::<S>(board, masks),
             knights: knight_count(board, us, masks),
@@ -582,7 +593,7 @@ impl ReplyParts {
 
     #[inline(always)]
     fn total(&self) -> u64 {
-        self.king + self.sliders + self.pawns + self.knights
+        self.king + self.sliders[0] + self.sliders[1] + self.pawns + self.knights
     }
 
     #[inline(always)]
@@ -597,14 +608,40 @@ impl ReplyParts {
             .count()
     }
 
+    /// The diagonal moves of the bishops and queens. A slider pinned on a rank or file has
+    /// none; one pinned on a diagonal keeps those along it.
     #[inline(always)]
-    fn sliders<S: StatusFlags, B: Engine>(board: &Board, masks: &LegalMasks) -> u64 {
+    fn diagonal<S: StatusFlags, B: Engine>(board: &Board, masks: &LegalMasks) -> u64 {
         let us = Color::from_white(S::WHITE);
         let movable = !board.color_bits(us) & masks.checkmask;
+        let occupied = board.occupied_bits();
+        let sliders = board.bits(us, Piece::Bishop) | board.bits(us, Piece::Queen);
         let mut moves = 0;
-        slider_moves::<B, AnyPieces>(board, us, movable, masks, |_, _, targets| {
+        for from in BitIter(sliders & !(masks.pin_hv | masks.pin_diag)) {
+            moves += u64::from((B::bishop(from, occupied) & movable).count_ones());
+        }
+        for from in BitIter(sliders & masks.pin_diag) {
+            let targets = B::bishop(from, occupied) & movable & masks.pin_diag;
             moves += u64::from(targets.count_ones());
-        });
+        }
+        moves
+    }
+
+    /// The straight moves of the rooks and queens (see [`ReplyParts::diagonal`]).
+    #[inline(always)]
+    fn straight<S: StatusFlags, B: Engine>(board: &Board, masks: &LegalMasks) -> u64 {
+        let us = Color::from_white(S::WHITE);
+        let movable = !board.color_bits(us) & masks.checkmask;
+        let occupied = board.occupied_bits();
+        let sliders = board.bits(us, Piece::Rook) | board.bits(us, Piece::Queen);
+        let mut moves = 0;
+        for from in BitIter(sliders & !(masks.pin_hv | masks.pin_diag)) {
+            moves += u64::from((B::rook(from, occupied) & movable).count_ones());
+        }
+        for from in BitIter(sliders & masks.pin_hv) {
+            let targets = B::rook(from, occupied) & movable & masks.pin_hv;
+            moves += u64::from(targets.count_ones());
+        }
         moves
     }
 

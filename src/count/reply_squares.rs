@@ -54,8 +54,10 @@ pub(crate) struct ReplySquares {
     /// By the moving piece's kind ([`Piece`] index), the squares where its arrival can check
     /// or make or break a pin; the replier's pieces on `lines` too, for captures.
     pub(crate) arrive: [u64; 6],
-    /// The replier's slider rays.
-    pub(crate) sliders: u64,
+    /// The replier's slider rays and squares by kind: the diagonal rays of its bishops and
+    /// queens, then the straight rays of its rooks and queens. A child that changes only one
+    /// kind leaves the other kind's moves as they are.
+    pub(crate) slider_kinds: [u64; 2],
     /// The replier's pawn push and capture squares.
     pub(crate) pawns: u64,
     /// The replier's knights and the squares they attack: a capture elsewhere leaves their
@@ -69,9 +71,9 @@ pub(crate) struct ReplySquares {
     /// those (its free neighbours and castling squares).
     pub(crate) king_reach: AttackReach,
     /// The replier's slider moves while none of its sliders is pinned (each slider's rays
-    /// up to its first piece, not onto its own): read by the passed count, so its lookups
-    /// are not done twice.
-    pub(crate) slider_moves: u64,
+    /// up to its first piece, not onto its own), diagonal then straight: read by the passed
+    /// count, so its lookups are not done twice.
+    pub(crate) slider_moves: [u64; 2],
 }
 
 /// The squares a quiet move's from square (`from`) and, by its piece's kind, to square
@@ -102,13 +104,13 @@ impl ReplySquares {
         lines: !0,
         leave: !0,
         arrive: [!0; 6],
-        sliders: !0,
+        slider_kinds: [!0; 2],
         pawns: !0,
         knights: !0,
         king: !0,
         king_reach: AttackReach::EVERYWHERE,
         // Never read: a sparse node counts no passed parts.
-        slider_moves: 0,
+        slider_moves: [0; 2],
     };
 
     /// The reply squares of `board`, whose status `S` names the mover (see the module docs),
@@ -173,19 +175,20 @@ impl ReplySquares {
         let bishops = board.bits(replier, Piece::Bishop) | queens;
         let rooks = board.bits(replier, Piece::Rook) | queens;
         // The sliders' own squares: a capture there takes a slider's moves away.
-        let mut sliders = bishops | rooks;
-        let mut slider_moves = 0;
+        let mut slider_kinds = [bishops, rooks];
+        let mut slider_moves = [0; 2];
         // Those on the king's lines may be pinned: a move that changes their rays is made.
         for from in BitIter(bishops) {
             let rays = B::bishop(from, occupied);
-            sliders |= rays;
-            slider_moves += u64::from((rays & !own).count_ones());
+            slider_kinds[0] |= rays;
+            slider_moves[0] += u64::from((rays & !own).count_ones());
         }
         for from in BitIter(rooks) {
             let rays = B::rook(from, occupied);
-            sliders |= rays;
-            slider_moves += u64::from((rays & !own).count_ones());
+            slider_kinds[1] |= rays;
+            slider_moves[1] += u64::from((rays & !own).count_ones());
         }
+        let sliders = slider_kinds[0] | slider_kinds[1];
         // Pawns: their squares (captured there), push squares (one and two steps) and
         // capture squares.
         let pawns = board.bits(replier, Piece::Pawn);
@@ -279,7 +282,7 @@ impl ReplySquares {
             lines,
             leave,
             arrive,
-            sliders,
+            slider_kinds,
             pawns: pawn_squares,
             knights: knight_squares,
             // A piece of the mover's leaving changes the king's moves only from the

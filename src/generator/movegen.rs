@@ -223,21 +223,10 @@ pub(crate) fn knight_moves_from<M: Material>(
     }
 }
 
-/// Hands each slider of `us` with its legal targets to `visit(piece, from, targets)`:
-/// `movable` (not our own, inside the checkmask) on the piece's rays, and a pinned slider's
-/// only along its pin line (a pinned knight cannot move at all; that is the caller's).
-#[inline(always)]
-pub(crate) fn slider_moves<B: Lookup, M: Material>(
-    board: &Board,
-    us: Color,
-    movable: u64,
-    masks: &LegalMasks,
-    visit: impl FnMut(Piece, usize, u64),
-) {
-    slider_moves_from::<B, M, _>(board, us, !0, movable, masks, visit);
-}
-
-/// [`slider_moves`] of the sliders on `origins` only.
+/// Hands each slider of `us` on `origins` with its legal targets to `visit(piece, from,
+/// targets)`: `movable` (not our own, inside the checkmask) on the piece's rays, and a pinned
+/// slider's only along its pin line (a pinned knight cannot move at all; that is the
+/// caller's).
 #[inline(always)]
 pub(crate) fn slider_moves_from<B: Lookup, M: Material, V: PieceVisit>(
     board: &Board,
@@ -314,7 +303,7 @@ pub(crate) fn slider_moves_from<B: Lookup, M: Material, V: PieceVisit>(
     }
 }
 
-/// Receives each slider's legal targets from [`slider_moves`]: a closure, or a sink's
+/// Receives each slider's legal targets from [`slider_moves_from`]: a closure, or a sink's
 /// [`Sink::piece`] ([`SinkPieces`]).
 pub(crate) trait PieceVisit {
     /// Visit each kind from one call site (pinned sliders in their kind's loop), at a few
