@@ -514,11 +514,11 @@ fn count_batch<R: StatusFlags, B: Engine>(
     }
     // By kind of ray: most moves change one kind only, and leave the other's lookups undone.
     for slot in BitIter(parts.sliders[0]) {
-        let sliders = ReplyParts::diagonal::<R, B>(child(slot), &masks);
+        let sliders = ReplyParts::sliders::<R, B, true>(child(slot), &masks);
         nodes = nodes.wrapping_add(sliders) - passed.sliders[0];
     }
     for slot in BitIter(parts.sliders[1]) {
-        let sliders = ReplyParts::straight::<R, B>(child(slot), &masks);
+        let sliders = ReplyParts::sliders::<R, B, false>(child(slot), &masks);
         nodes = nodes.wrapping_add(sliders) - passed.sliders[1];
     }
     for slot in BitIter(parts.pawns) {
@@ -582,8 +582,8 @@ impl ReplyParts {
                 squares.slider_moves
             } else {
                 [
-                    Self::diagonal::<S, B>(board, masks),
-                    Self::straight::<S, B>(board, masks),
+                    Self::sliders::<S, B, true>(board, masks),
+                    Self::sliders::<S, B, false>(board, masks),
                 ]
             },
             pawns: Self::pawns::<S>(board, masks),
@@ -608,39 +608,36 @@ impl ReplyParts {
             .count()
     }
 
-    /// The diagonal moves of the bishops and queens. A slider pinned on a rank or file has
-    /// none; one pinned on a diagonal keeps those along it.
+    /// The moves of the sliders along one kind of ray: if `DIAGONAL`, the bishops' and the
+    /// queens' diagonal moves, else the rooks' and the queens' straight ones. A slider pinned
+    /// on the other kind of line has none; one pinned on this kind keeps those along it.
     #[inline(always)]
-    fn diagonal<S: StatusFlags, B: Engine>(board: &Board, masks: &LegalMasks) -> u64 {
+    fn sliders<S: StatusFlags, B: Engine, const DIAGONAL: bool>(
+        board: &Board,
+        masks: &LegalMasks,
+    ) -> u64 {
         let us = Color::from_white(S::WHITE);
         let movable = !board.color_bits(us) & masks.checkmask;
         let occupied = board.occupied_bits();
-        let sliders = board.bits(us, Piece::Bishop) | board.bits(us, Piece::Queen);
+        let (kind, pin) = if DIAGONAL {
+            (Piece::Bishop, masks.pin_diag)
+        } else {
+            (Piece::Rook, masks.pin_hv)
+        };
+        let rays = |from| {
+            if DIAGONAL {
+                B::bishop(from, occupied)
+            } else {
+                B::rook(from, occupied)
+            }
+        };
+        let sliders = board.bits(us, kind) | board.bits(us, Piece::Queen);
         let mut moves = 0;
         for from in BitIter(sliders & !(masks.pin_hv | masks.pin_diag)) {
-            moves += u64::from((B::bishop(from, occupied) & movable).count_ones());
+            moves += u64::from((rays(from) & movable).count_ones());
         }
-        for from in BitIter(sliders & masks.pin_diag) {
-            let targets = B::bishop(from, occupied) & movable & masks.pin_diag;
-            moves += u64::from(targets.count_ones());
-        }
-        moves
-    }
-
-    /// The straight moves of the rooks and queens (see [`ReplyParts::diagonal`]).
-    #[inline(always)]
-    fn straight<S: StatusFlags, B: Engine>(board: &Board, masks: &LegalMasks) -> u64 {
-        let us = Color::from_white(S::WHITE);
-        let movable = !board.color_bits(us) & masks.checkmask;
-        let occupied = board.occupied_bits();
-        let sliders = board.bits(us, Piece::Rook) | board.bits(us, Piece::Queen);
-        let mut moves = 0;
-        for from in BitIter(sliders & !(masks.pin_hv | masks.pin_diag)) {
-            moves += u64::from((B::rook(from, occupied) & movable).count_ones());
-        }
-        for from in BitIter(sliders & masks.pin_hv) {
-            let targets = B::rook(from, occupied) & movable & masks.pin_hv;
-            moves += u64::from(targets.count_ones());
+        for from in BitIter(sliders & pin) {
+            moves += u64::from((rays(from) & movable & pin).count_ones());
         }
         moves
     }
