@@ -15,7 +15,9 @@
 //! - everything else is made and its own masks decide (see `depth2`).
 //!
 //! What the replier's moves read:
-//! - its sliders' rays (a square on one that empties or fills changes it),
+//! - its sliders' rays (a square on one that empties or fills changes it), but for a ray's
+//!   last square on the edge: a piece of the mover's arriving there or leaving turns a quiet
+//!   move into a capture or back, one move either way,
 //! - its pawns' push and capture squares (emptiness and victims),
 //! - its king's lines: where a slider of the line's kind arriving checks or pins (up to the
 //!   first piece, through a first piece of the replier's to the second), the pin lines (a
@@ -55,8 +57,9 @@ pub(crate) struct ReplySquares {
     /// or make or break a pin; the replier's pieces on `lines` too, for captures.
     pub(crate) arrive: [u64; 6],
     /// The replier's slider rays and squares by kind: the diagonal rays of its bishops and
-    /// queens, then the straight rays of its rooks and queens. A child that changes only one
-    /// kind leaves the other kind's moves as they are.
+    /// queens, then the straight rays of its rooks and queens, without the rays' empty or
+    /// mover-held last squares on the edge. A child that changes only one kind leaves the
+    /// other kind's moves as they are.
     pub(crate) slider_kinds: [u64; 2],
     /// The replier's pawn push and capture squares.
     pub(crate) pawns: u64,
@@ -183,9 +186,12 @@ impl ReplySquares {
             slider_kinds[0] |= rays;
             slider_moves[0] += u64::from((rays & !own).count_ones());
         }
+        // A ray's last square on the edge counts one move whoever holds it but the replier.
+        // A diagonal ray meets the edge only there, so one mask serves all of them.
+        slider_kinds[0] &= !(EDGES & !own);
         for from in BitIter(rooks) {
             let rays = B::rook(from, occupied);
-            slider_kinds[1] |= rays;
+            slider_kinds[1] |= rays & !(straight_ends(from) & !own);
             slider_moves[1] += u64::from((rays & !own).count_ones());
         }
         let sliders = slider_kinds[0] | slider_kinds[1];
@@ -303,6 +309,15 @@ impl ReplySquares {
     }
 }
 
+/// The board's edge: a diagonal ray ends there.
+const EDGES: u64 = 0xFF81_8181_8181_81FF;
+
+/// Where the straight rays from `square` meet the edge: the ends of its rank and file.
+#[inline(always)]
+fn straight_ends(square: usize) -> u64 {
+    0x81 << (square & 56) | 0x0100_0000_0000_0001 << (square & 7)
+}
+
 /// The castling part of [`ReplySquares::king`] on the Chess960 squares of `castling`, for
 /// the `replier`'s rights `held` (king side, queen side) and pieces `own`: the paths that
 /// must be empty (when no piece of its own stands on one) and the king's squares among them.
@@ -376,9 +391,9 @@ impl<K: Sink> SkipUntouched<K, true> {
         // The pawns' push squares (both of a double push) and capture squares.
         let pawns = board.bits(replier, Piece::Pawn);
         common |= pawn_reads(pawns, replier_white);
-        // The rooks' rays, up to and with the first piece.
+        // The rooks' rays, up to and with the first piece, but their ends on the edge.
         for rook in BitIter(board.bits(replier, Piece::Rook)) {
-            common |= B::rook(rook, occupied);
+            common |= B::rook(rook, occupied) & !(straight_ends(rook) & !own);
         }
         // Where a mover's pawn or king attacks a step; a pawn arriving may also check.
         let pawn_steps = attacks::pawn_attacks(steps, replier_white);
