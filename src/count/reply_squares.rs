@@ -53,8 +53,8 @@ pub(crate) struct ReplySquares {
     pub(crate) lines: u64,
     /// The mover's pieces whose leaving can discover a check or make or break a pin.
     pub(crate) leave: u64,
-    /// By the moving piece's kind ([`Piece`] index), the squares where its arrival can check
-    /// or make or break a pin; the replier's pieces on `lines` too, for captures.
+    /// By the moving piece's kind ([`Piece`] index), the squares where its arrival, quiet or
+    /// a capture, can check or make or break a pin.
     pub(crate) arrive: [u64; 6],
     /// The replier's slider rays and squares by kind: the diagonal rays of its bishops and
     /// queens, then the straight rays of its rooks and queens, without the rays' empty or
@@ -161,9 +161,10 @@ impl ReplySquares {
             }
         }
         let lines = ortho | diag | knight_checks | pawn_checks | leave | pin;
-        // A piece arriving on a pin line breaks the pin; a capture on the lines is tested as
-        // any piece.
-        let common = pin | (lines & own);
+        // A piece arriving on a pin line breaks the pin. Elsewhere a capture leaves as many
+        // pieces on the line, so, as a quiet arrival, it checks or pins only along lines of
+        // its kind (which hold the replier's pieces on them).
+        let common = pin;
         let arrive = [
             common | pawn_checks,
             common | knight_checks,
