@@ -192,7 +192,7 @@ impl ReplySquares {
         slider_kinds[0] &= !(EDGES & !own);
         for from in BitIter(rooks) {
             let rays = B::rook(from, occupied);
-            slider_kinds[1] |= rays & !(straight_ends(from) & !own);
+            slider_kinds[1] |= without_straight_ends(rays, from, own);
             slider_moves[1] += u64::from((rays & !own).count_ones());
         }
         let sliders = slider_kinds[0] | slider_kinds[1];
@@ -313,10 +313,23 @@ impl ReplySquares {
 /// The board's edge: a diagonal ray ends there.
 const EDGES: u64 = 0xFF81_8181_8181_81FF;
 
-/// Where the straight rays from `square` meet the edge: the ends of its rank and file.
+/// By square, all but where its straight rays meet the edge (the ends of its rank and file):
+/// one load a rook instead of two shifts.
+static OFF_STRAIGHT_ENDS: [u64; 64] = {
+    let mut off = [0; 64];
+    let mut square = 0;
+    while square < 64 {
+        off[square] = !(0x81 << (square & 56) | 0x0100_0000_0000_0001 << (square & 7));
+        square += 1;
+    }
+    off
+};
+
+/// Of the straight `rays` from `square`, all but their empty or mover-held ends on the edge
+/// (`own` holds the replier's pieces, which still count).
 #[inline(always)]
-fn straight_ends(square: usize) -> u64 {
-    0x81 << (square & 56) | 0x0100_0000_0000_0001 << (square & 7)
+fn without_straight_ends(rays: u64, square: usize, own: u64) -> u64 {
+    rays & (OFF_STRAIGHT_ENDS[square & 63] | own)
 }
 
 /// The castling part of [`ReplySquares::king`] on the Chess960 squares of `castling`, for
@@ -394,7 +407,7 @@ impl<K: Sink> SkipUntouched<K, true> {
         common |= pawn_reads(pawns, replier_white);
         // The rooks' rays, up to and with the first piece, but their ends on the edge.
         for rook in BitIter(board.bits(replier, Piece::Rook)) {
-            common |= B::rook(rook, occupied) & !(straight_ends(rook) & !own);
+            common |= without_straight_ends(B::rook(rook, occupied), rook, own);
         }
         // Where a mover's pawn or king attacks a step; a pawn arriving may also check.
         let pawn_steps = attacks::pawn_attacks(steps, replier_white);
