@@ -20,7 +20,7 @@ use crate::generator::children::{Counted, Descend, MakeChildren};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::{AnyPieces, Material, MaterialOp, Pieces};
 use crate::generator::movegen::{
-    All, Castles, Counter, PawnMoves, en_passant_captures, generate, generate_filtered,
+    All, Castles, Counter, PawnMoves, PawnSteps, en_passant_captures, generate, generate_filtered,
     generate_with_masks, king_moves, knight_moves,
 };
 use crate::generator::visitor::VisitSink;
@@ -473,7 +473,10 @@ fn count_batch<R: StatusFlags, B: Engine>(
     let replier = Color::from_white(R::WHITE);
     let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
     let masks = LegalMasks::compute::<B, AnyPieces>(board, replier, king);
-    let passed = ReplyParts::count::<R, B>(board, &masks, squares);
+    // The replier's pawn steps under its pins: a child that took no pawn has them too, and
+    // counts them against its own board.
+    let steps = PawnSteps::of::<R>(board.bits(replier, Piece::Pawn), &masks);
+    let passed = ReplyParts::count::<R, B>(board, &masks, squares, &steps);
     let passed_total = passed.total();
     let mut nodes = untouched * passed_total;
 
@@ -522,7 +525,12 @@ fn count_batch<R: StatusFlags, B: Engine>(
         nodes = nodes.wrapping_add(sliders) - passed.sliders[1];
     }
     for slot in BitIter(parts.pawns) {
-        let pawns = ReplyParts::pawns::<R>(child(slot), &masks);
+        let child = child(slot);
+        let pawns = if child.bits(replier, Piece::Pawn) == steps.pawns {
+            steps.moves::<R>(child, masks.checkmask).count::<R>()
+        } else {
+            ReplyParts::pawns::<R>(child, &masks)
+        };
         nodes = nodes.wrapping_add(pawns) - passed.pawns;
     }
     for slot in BitIter(parts.knights) {
@@ -568,6 +576,7 @@ impl ReplyParts {
         board: &Board,
         masks: &LegalMasks,
         squares: &ReplySquares,
+        steps: &PawnSteps,
     ) -> ReplyParts {
         let us = Color::from_white(S::WHITE);
         let queens = board.bits(us, Piece::Queen);
@@ -586,7 +595,7 @@ impl ReplyParts {
                     Self::sliders::<S, B, false>(board, masks),
                 ]
             },
-            pawns: Self::pawns::<S>(board, masks),
+            pawns: steps.moves::<S>(board, masks.checkmask).count::<S>(),
             knights: knight_count(board, us, masks),
         }
     }

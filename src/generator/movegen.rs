@@ -363,45 +363,9 @@ impl PawnMoves {
         origins: u64,
         masks: &LegalMasks,
     ) -> PawnMoves {
-        let white = S::WHITE;
-        let us = Color::from_white(white);
+        let us = Color::from_white(S::WHITE);
         let pawns = board.bits(us, Piece::Pawn) & origins;
-        let occupied = board.occupied_bits();
-        let LegalMasks {
-            checkmask,
-            pin_hv,
-            pin_diag,
-            ..
-        } = *masks;
-        let push = pawn_push(white);
-        let (west, east) = pawn_captures(white);
-        let (pushed, west_hits, east_hits) = if pawns & (pin_hv | pin_diag) == 0 {
-            (
-                shift(pawns, push),
-                shift(pawns & NOT_FILE_A, west),
-                shift(pawns & NOT_FILE_H, east),
-            )
-        } else {
-            // One pinned along a file may still push, one pinned on a diagonal may still
-            // capture along it, and neither may leave its line.
-            let pushers = pawns & !pin_diag;
-            let pushed = shift(pushers & !pin_hv, push) | (shift(pushers & pin_hv, push) & pin_hv);
-            let capturers = pawns & !pin_hv;
-            let free = capturers & !pin_diag;
-            let pinned = capturers & pin_diag;
-            let capture = |files: u64, delta: i8| {
-                shift(free & files, delta) | (shift(pinned & files, delta) & pin_diag)
-            };
-            (pushed, capture(NOT_FILE_A, west), capture(NOT_FILE_H, east))
-        };
-        let single = pushed & !occupied;
-        let victims = board.color_bits(!us) & checkmask;
-        PawnMoves {
-            double: shift(single & double_push_rank(white), push) & !occupied & checkmask,
-            single: single & checkmask,
-            west: west_hits & victims,
-            east: east_hits & victims,
-        }
+        PawnSteps::of::<S>(pawns, masks).moves::<S>(board, masks.checkmask)
     }
 
     /// Whether some move reaches the last rank (rare: worth a test before masking).
@@ -427,6 +391,75 @@ impl PawnMoves {
             0
         };
         quiet + captures + extra
+    }
+}
+
+/// Where pawns may step and take under their pins, whatever stands there: the part of
+/// [`PawnMoves`] that the rest of the board does not change.
+#[derive(Clone, Copy)]
+pub(crate) struct PawnSteps {
+    /// The pawns.
+    pub(crate) pawns: u64,
+    /// One step ahead of each pawn that may push.
+    pushed: u64,
+    /// Toward the a-file, of each pawn that may take so.
+    west_hits: u64,
+    /// Toward the h-file.
+    east_hits: u64,
+}
+
+impl PawnSteps {
+    /// The steps of `pawns` of the side to move (status `S`) under the pins of `masks`.
+    #[inline(always)]
+    pub(crate) fn of<S: StatusFlags>(pawns: u64, masks: &LegalMasks) -> PawnSteps {
+        let white = S::WHITE;
+        let LegalMasks {
+            pin_hv, pin_diag, ..
+        } = *masks;
+        let push = pawn_push(white);
+        let (west, east) = pawn_captures(white);
+        let (pushed, west_hits, east_hits) = if pawns & (pin_hv | pin_diag) == 0 {
+            (
+                shift(pawns, push),
+                shift(pawns & NOT_FILE_A, west),
+                shift(pawns & NOT_FILE_H, east),
+            )
+        } else {
+            // One pinned along a file may still push, one pinned on a diagonal may still
+            // capture along it, and neither may leave its line.
+            let pushers = pawns & !pin_diag;
+            let pushed = shift(pushers & !pin_hv, push) | (shift(pushers & pin_hv, push) & pin_hv);
+            let capturers = pawns & !pin_hv;
+            let free = capturers & !pin_diag;
+            let pinned = capturers & pin_diag;
+            let capture = |files: u64, delta: i8| {
+                shift(free & files, delta) | (shift(pinned & files, delta) & pin_diag)
+            };
+            (pushed, capture(NOT_FILE_A, west), capture(NOT_FILE_H, east))
+        };
+        PawnSteps {
+            pawns,
+            pushed,
+            west_hits,
+            east_hits,
+        }
+    }
+
+    /// The moves these steps give on `board` (status `S`), inside `checkmask`.
+    #[inline(always)]
+    pub(crate) fn moves<S: StatusFlags>(&self, board: &Board, checkmask: u64) -> PawnMoves {
+        let white = S::WHITE;
+        let occupied = board.occupied_bits();
+        let single = self.pushed & !occupied;
+        let victims = board.color_bits(Color::from_white(!white)) & checkmask;
+        PawnMoves {
+            double: shift(single & double_push_rank(white), pawn_push(white))
+                & !occupied
+                & checkmask,
+            single: single & checkmask,
+            west: self.west_hits & victims,
+            east: self.east_hits & victims,
+        }
     }
 }
 
