@@ -20,8 +20,8 @@ use crate::generator::children::{Counted, Descend, MakeChildren};
 use crate::generator::entry::{Engine, Operation};
 use crate::generator::material::{AnyPieces, Material, MaterialOp, Pieces};
 use crate::generator::movegen::{
-    All, Castles, Counter, PawnMoves, PawnSteps, en_passant_captures, generate, generate_filtered,
-    generate_with_masks, king_moves, knight_moves,
+    All, Castles, Counter, PawnMoves, PawnSteps, en_passant_captures, en_passant_count, generate,
+    generate_filtered, generate_with_masks, king_moves, knight_moves,
 };
 use crate::generator::visitor::VisitSink;
 use crate::slider::Cpu;
@@ -168,6 +168,7 @@ fn depth2_node<S: StatusFlags, B: Engine>(
             cpu,
             &ReplySquares::EVERYWHERE,
             0,
+            false,
         ));
         // Quiet moves far from everything the replier's moves read are only counted.
         let mut split = SkipUntouched::sparse::<S, B>(VisitSink::new(&mut collect, board), board);
@@ -194,7 +195,7 @@ fn depth2_node<S: StatusFlags, B: Engine>(
     };
     let absent = absent_bit(S::THEIR_K, rights.replier[0], true)
         | absent_bit(S::THEIR_Q, rights.replier[1], false);
-    let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, &squares, absent));
+    let mut collect = MakeChildren(Collect::<S, B, true>::new(cpu, &squares, absent, !sparse));
     let mut split = SkipUntouched::<_, false> {
         inner: VisitSink::new(&mut collect, board),
         off_from: off.from,
@@ -509,6 +510,18 @@ fn count_batch<R: StatusFlags, B: Engine>(
     }
     nodes += same * passed_total;
 
+    for slot in BitIter(batch.ep) {
+        let child_masks = if parts.full & 1 << slot != 0 {
+            // SAFETY: the full set holds only children whose masks were computed above.
+            unsafe { full_masks[slot & (CHILD_BUFFER - 1)].assume_init_ref() }
+        } else {
+            // Known children, and those whose masks were found the same: the parent's.
+            &masks
+        };
+        nodes +=
+            en_passant_count::<R, B, AnyPieces>(child(slot), batch.ep_target(slot), child_masks);
+    }
+
     for slot in BitIter(parts.king) {
         let reach = king_reach(board, child(slot), replier, king, squares);
         // Children in this part keep the parent's pins.
@@ -542,7 +555,7 @@ fn count_batch<R: StatusFlags, B: Engine>(
         let child_masks = unsafe { full_masks[slot & (CHILD_BUFFER - 1)].assume_init_ref() };
         let reach = king_reach(board, child(slot), replier, king, squares);
         let mut counter = Counter(0);
-        // No en passant: the batch holds only children whose status has none.
+        // En passant apart: those captures were added above.
         generate_with_masks::<R, B, AnyPieces, _, _>(
             child(slot),
             0,
@@ -710,6 +723,10 @@ struct Batch {
     /// The slots whose child changed no square on the replier's king lines (when the batch
     /// marks them; see [`Collect`]).
     known: u64,
+    /// The slots whose child the replier may take en passant in (a double push beside one of
+    /// its pawns; only when the batch marks changes): counted as the others, plus those
+    /// captures.
+    ep: u64,
     children: [MaybeUninit<Board>; CHILD_BUFFER],
 }
 
@@ -732,6 +749,14 @@ impl Batch {
         unsafe { self.changes[slot & (CHILD_BUFFER - 1)].assume_init() }
     }
 
+    /// The en-passant target square of the double push in `slot` (one of [`Batch::ep`]):
+    /// between the two squares it changed.
+    #[inline(always)]
+    fn ep_target(&self, slot: usize) -> u8 {
+        let changed = self.changed(slot);
+        ((changed.trailing_zeros() + 63 - changed.leading_zeros()) / 2) as u8
+    }
+
     /// The filled slots as a set of bits.
     #[inline(always)]
     fn slots(&self) -> u64 {
@@ -743,10 +768,11 @@ impl Batch {
 }
 
 /// Keeps the children the replier's count can be batched for (those whose status counts like
-/// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged) and counts the
-/// rest at once. If `DENSE`, it also notes which children leave the replier's king lines
-/// alone (the dense path's sorting; sparse nodes with a castling right or
-/// en passant share it with every square on the lines, and count every child in full).
+/// `Flip<S>`: the side flips, no en passant, the replier's rights unchanged; in dense nodes
+/// also double pushes it may take en passant, [`Batch::ep`]) and counts the rest at once.
+/// If `DENSE`, it also notes which children leave the replier's king lines alone (the dense
+/// path's sorting; sparse nodes with a castling right or en passant share it with every
+/// square on the lines, and count every child in full).
 struct Collect<'a, S, B, const DENSE: bool> {
     batch: Batch,
     nodes: u64,
@@ -758,6 +784,9 @@ struct Collect<'a, S, B, const DENSE: bool> {
     /// The status bits of the replier's rights the node's status holds that it does not
     /// have: cleared for the children counted at once.
     absent: u8,
+    /// Whether double pushes the replier may take en passant are batched ([`Batch::ep`]):
+    /// in dense nodes only, as the sparse count adds no captures.
+    ep_batched: bool,
     status: PhantomData<S>,
 }
 
@@ -765,18 +794,20 @@ impl<'a, S, B, const DENSE: bool> Collect<'a, S, B, DENSE> {
     /// An empty batch (that, if `DENSE`, notes the children leaving the king lines of
     /// `squares` alone).
     #[inline(always)]
-    fn new(cpu: Cpu<B>, squares: &'a ReplySquares, absent: u8) -> Self {
+    fn new(cpu: Cpu<B>, squares: &'a ReplySquares, absent: u8, ep_batched: bool) -> Self {
         Collect {
             batch: Batch {
                 children: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
                 changes: [const { MaybeUninit::uninit() }; CHILD_BUFFER],
                 len: 0,
                 known: 0,
+                ep: 0,
             },
             nodes: 0,
             squares,
             cpu,
             absent,
+            ep_batched,
             status: PhantomData,
         }
     }
@@ -801,10 +832,15 @@ impl<S: StatusFlags, B: Engine, const DENSE: bool> Collect<'_, S, B, DENSE> {
     /// Whether a child of status `C` counts like the batch's (see [`Collect`]).
     #[inline(always)]
     fn counts_like_flip<C: StatusFlags>() -> bool {
+        !C::EP && Self::rights_like_flip::<C>()
+    }
+
+    /// Whether a child of status `C` counts like the batch's but for en passant.
+    #[inline(always)]
+    fn rights_like_flip<C: StatusFlags>() -> bool {
         // Counting reads only the side to move, en passant and the mover's own rights: the
         // mover's lost rights (a king or rook move, castling) do not matter.
-        !C::EP
-            && C::WHITE == <Flip<S> as StatusFlags>::WHITE
+        C::WHITE == <Flip<S> as StatusFlags>::WHITE
             && C::OUR_K == <Flip<S> as StatusFlags>::OUR_K
             && C::OUR_Q == <Flip<S> as StatusFlags>::OUR_Q
     }
@@ -848,10 +884,15 @@ impl<S: StatusFlags, B: Engine, const DENSE: bool> Descend for Collect<'_, S, B,
         piece: Piece,
     ) {
         let batch = &mut self.batch;
-        if Self::counts_like_flip::<C>()
-            && let Some(slot) = batch.children.get_mut(batch.len)
-        {
+        // A batch that marks changes adds the en-passant captures a double push allows.
+        let batched = if DENSE {
+            Self::rights_like_flip::<C>() && (!C::EP || self.ep_batched)
+        } else {
+            Self::counts_like_flip::<C>()
+        };
+        if batched && let Some(slot) = batch.children.get_mut(batch.len) {
             if DENSE {
+                batch.ep |= u64::from(C::EP) << batch.len;
                 // A plain move or capture (or a double push no pawn can take) changes its
                 // from and to squares: off the king lines it gives no check and keeps the
                 // pins.

@@ -725,8 +725,22 @@ pub(crate) fn en_passant_captures<S: StatusFlags, B: Lookup>(
     });
 }
 
+/// The number of legal en-passant captures onto `ep` of the side to move (of `S`, whose
+/// en passant the caller knows of apart) with its legality masks `masks`.
+#[inline(always)]
+pub(crate) fn en_passant_count<S: StatusFlags, B: Lookup, M: Material>(
+    board: &Board,
+    ep: u8,
+    masks: &LegalMasks,
+) -> u64 {
+    let mut captures = 0;
+    generate_ep::<S, B, M>(board, ep, masks, !0, |_, _| captures += 1);
+    captures
+}
+
 /// Hands each legal en-passant capture (`from`, `to`) of the pawns on `origins` to `visit`;
-/// `S::EP` holds and `ep` is the target square.
+/// `ep` is the target square of a double push just made (`S` gives only the side to move:
+/// [`en_passant_count`] passes a status without en passant).
 #[inline(always)]
 fn generate_ep<S: StatusFlags, B: Lookup, M: Material>(
     board: &Board,
