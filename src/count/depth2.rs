@@ -814,6 +814,37 @@ impl<'a, S, B, const DENSE: bool> Collect<'a, S, B, DENSE> {
 }
 
 impl<S: StatusFlags, B: Engine, const DENSE: bool> Collect<'_, S, B, DENSE> {
+    /// Makes a child (status `C`, en-passant square `ep`) into the batch, marked by the
+    /// squares it changes and `also` (squares whose piece changed but not its colour), or
+    /// counts it at once.
+    #[inline(always)]
+    fn batch_made<C: StatusFlags>(
+        &mut self,
+        parent: &Board,
+        make: impl FnOnce(&mut Board),
+        ep: u8,
+        also: u64,
+    ) {
+        // Castles, promotions and en passant: made, and marked by the squares they change.
+        let batch = &mut self.batch;
+        if Self::counts_like_flip::<C>()
+            && let Some(slot) = batch.children.get_mut(batch.len)
+        {
+            let child = slot.write(*parent);
+            make(child);
+            if DENSE {
+                // Read back while the child's occupancies are still in registers.
+                let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
+                let changes = moved | captured | also;
+                batch.changes[batch.len & (CHILD_BUFFER - 1)].write(changes);
+                batch.known |= u64::from(changes & self.squares.lines == 0) << batch.len;
+            }
+            batch.len += 1;
+        } else {
+            self.count_now::<C>(parent, make, ep);
+        }
+    }
+
     /// Counts a child (status `C`, en-passant square `ep`) at once instead of batching it.
     #[inline(always)]
     fn count_now<C: StatusFlags>(&mut self, parent: &Board, make: impl FnOnce(&mut Board), ep: u8) {
@@ -855,23 +886,7 @@ impl<S: StatusFlags, B: Engine, const DENSE: bool> Descend for Collect<'_, S, B,
         _mv: Move,
         ep: u8,
     ) {
-        // Castles, promotions and en passant: made, and marked by the squares they change.
-        let batch = &mut self.batch;
-        if Self::counts_like_flip::<C>()
-            && let Some(slot) = batch.children.get_mut(batch.len)
-        {
-            let child = slot.write(*parent);
-            make(child);
-            if DENSE {
-                // Read back while the child's occupancies are still in registers.
-                let (moved, captured) = changed(parent, child, Color::from_white(S::WHITE));
-                batch.changes[batch.len & (CHILD_BUFFER - 1)].write(moved | captured);
-                batch.known |= u64::from((moved | captured) & self.squares.lines == 0) << batch.len;
-            }
-            batch.len += 1;
-        } else {
-            self.count_now::<C>(parent, make, ep);
-        }
+        self.batch_made::<C>(parent, make, ep, 0);
     }
 
     #[inline(always)]
@@ -920,17 +935,27 @@ impl<S: StatusFlags, B: Engine, const DENSE: bool> Descend for Collect<'_, S, B,
         mv: Move,
     ) {
         // A Chess960 castle may put the king on the rook's square or the rook on the king's:
-        // that square stays occupied, so the batch, which sorts children by the squares
-        // they change, would miss what changed there. Other castles change every square
-        // they touch, as standard ones do.
+        // that square stays occupied, so its colour does not show the change. The batch,
+        // which sorts children by the squares they change, is given all four, and the
+        // replier king's square, which no move reaches: what attacks the king's squares
+        // changed with the piece there, so its moves are counted again. Other castles
+        // change the colour of every square they touch.
         let castling = parent.castling();
-        if castling.is_nonstandard() {
-            let squares = castling.castle_squares(Color::from_white(S::WHITE), mv.from(), mv.to());
+        let mover = Color::from_white(S::WHITE);
+        let also = if castling.is_nonstandard() {
+            let squares = castling.castle_squares(mover, mv.from(), mv.to());
             if squares.king_to == squares.rook_from || squares.rook_to == mv.from() {
-                self.count_now::<C>(parent, make, 0);
-                return;
+                squares.king_to.bit()
+                    | squares.rook_from.bit()
+                    | squares.rook_to.bit()
+                    | mv.from().bit()
+                    | parent.bits(!mover, Piece::King)
+            } else {
+                0
             }
-        }
-        self.descend::<C>(parent, make, mv, 0);
+        } else {
+            0
+        };
+        self.batch_made::<C>(parent, make, 0, also);
     }
 }

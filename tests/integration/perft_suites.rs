@@ -311,6 +311,22 @@ fn fischer_to_depth_4_and_some_5() {
     assert_cases("fischer.epd to depth 4, every eighth at 5", &cases);
 }
 
+/// Depth 6 of three fischer.epd positions whose counts once came out high: a Chess960 castle
+/// that puts the king on its rook's square (or the rook on the king's) leaves both squares
+/// occupied, and the depth-2 node must still count the replier king's moves again, as the
+/// pieces there attack other squares. About a billion leaves per backend.
+#[test]
+fn fischer_castles_onto_a_shared_square() {
+    let origins = ["fischer.epd:131", "fischer.epd:161", "fischer.epd:185"];
+    let entries: Vec<PerftEntry> = fischer_entries()
+        .into_iter()
+        .filter(|entry| origins.contains(&entry.origin.as_str()))
+        .collect();
+    let cases = select_cases(&entries, |depth, _| depth == 6);
+    assert_eq!(cases.len(), origins.len());
+    assert_cases("fischer.epd, castles onto a shared square", &cases);
+}
+
 #[test]
 #[ignore = "every count of fischer.epd, depth 6 included: about 520 billion leaves per backend"]
 fn full_fischer() {
