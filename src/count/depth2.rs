@@ -439,22 +439,52 @@ struct PartSets {
 }
 
 impl PartSets {
-    /// Files the child in `slot`: with the parent's masks (`same`), under the parts whose
-    /// squares (`squares`) its changed squares touch, and under the knights when it
-    /// captured a knight or on a square one attacks; without them, under the full count.
-    /// Bits, not branches: which parts a child touches varies from child to child.
+    /// Files the children of `batch`: those in `same` (with the parent's masks) under the
+    /// parts whose squares (`squares`) they changed, and under the knights when they took a
+    /// piece (on `theirs`, the replier's) on a knight's square or one a knight attacks; the
+    /// others under the full count.
     #[inline(always)]
-    fn file(&mut self, slot: usize, moved: u64, captured: u64, squares: &ReplySquares, same: bool) {
-        let changed = moved | captured;
-        let bit = |yes: bool| u64::from(yes) << slot;
-        self.king |= bit(same & (changed & squares.king != 0));
-        self.sliders[0] |= bit(same & (changed & squares.slider_kinds[0] != 0));
-        self.sliders[1] |= bit(same & (changed & squares.slider_kinds[1] != 0));
-        self.pawns |= bit(same & (changed & squares.pawns != 0));
-        self.knights |= bit(same & (captured & squares.knights != 0));
-        self.full |= bit(!same);
+    fn file<B: Engine>(batch: &Batch, theirs: u64, squares: &ReplySquares, same: u64) -> PartSets {
+        let mut parts = PartSets {
+            full: batch.slots() & !same,
+            ..PartSets::default()
+        };
+        if B::WIDE_VECTORS && batch.len >= VECTOR_FILING {
+            // Every child, the tests with no branch: LLVM tests four at a time (two without
+            // AVX2 lost more than it saved). Those counted in full are taken out after.
+            for (slot, &changed) in batch.changes().iter().enumerate() {
+                parts.touch(slot, changed, theirs, squares);
+            }
+            parts.king &= same;
+            parts.sliders[0] &= same;
+            parts.sliders[1] &= same;
+            parts.pawns &= same;
+            parts.knights &= same;
+        } else {
+            for slot in BitIter(same) {
+                parts.touch(slot, batch.changed(slot), theirs, squares);
+            }
+        }
+        parts
+    }
+
+    /// Adds the child in `slot`, which changed `changed`, to the parts whose squares it
+    /// touches. Bits, not branches: which parts a child touches varies from child to child.
+    #[inline(always)]
+    fn touch(&mut self, slot: usize, changed: u64, theirs: u64, squares: &ReplySquares) {
+        let bit = |set: u64| u64::from(changed & set != 0) << slot;
+        self.king |= bit(squares.king);
+        self.sliders[0] |= bit(squares.slider_kinds[0]);
+        self.sliders[1] |= bit(squares.slider_kinds[1]);
+        self.pawns |= bit(squares.pawns);
+        self.knights |= bit(squares.knights & theirs);
     }
 }
+
+/// From this many made children on, [`PartSets::file`] tests every child in vector lanes
+/// (with AVX2); below it the loop's setup costs more than it saves (the start position +3%
+/// a leaf with no threshold, see docs/PERFORMANCE.md).
+const VECTOR_FILING: usize = 16;
 
 /// The replier's moves in the `untouched` children and in the batch's, all children of
 /// `board` in which the replier (status `R`) is to move.
@@ -489,26 +519,19 @@ fn count_batch<R: StatusFlags, B: Engine>(
     // its pins (the batch marked those as it made them); the others' masks are computed to
     // find out.
     let known = batch.known;
-    // The squares each child changed, stored as it was made: a capture's include the
-    // replier's piece.
-    let theirs = board.color_bits(replier);
-    let mut parts = PartSets::default();
-    for slot in BitIter(known) {
-        let changed = batch.changed(slot);
-        parts.file(slot, changed, changed & theirs, squares, true);
-    }
-    let mut same = u64::from(known.count_ones());
+    let mut same = known;
     for slot in BitIter(batch.slots() & !known) {
         let child_masks = LegalMasks::compute::<B, AnyPieces>(child(slot), replier, king);
         full_masks[slot & (CHILD_BUFFER - 1)].write(child_masks);
         let keeps = (child_masks.checkers == 0)
             & (child_masks.pin_hv == masks.pin_hv)
             & (child_masks.pin_diag == masks.pin_diag);
-        let changed = batch.changed(slot);
-        parts.file(slot, changed, changed & theirs, squares, keeps);
-        same += u64::from(keeps);
+        same |= u64::from(keeps) << slot;
     }
-    nodes += same * passed_total;
+    // The squares each child changed, stored as it was made: a capture's include the
+    // replier's piece.
+    let parts = PartSets::file::<B>(batch, board.color_bits(replier), squares, same);
+    nodes += u64::from(same.count_ones()) * passed_total;
 
     for slot in BitIter(batch.ep) {
         let child_masks = if parts.full & 1 << slot != 0 {
@@ -747,6 +770,15 @@ impl Batch {
         // SAFETY: `Collect::descend` wrote the first `len` entries when `DENSE`, the only
         // batches whose changes are read; the mask keeps the index in bounds.
         unsafe { self.changes[slot & (CHILD_BUFFER - 1)].assume_init() }
+    }
+
+    /// The squares each child changed, in slot order.
+    #[inline(always)]
+    fn changes(&self) -> &[u64] {
+        let len = self.len.min(CHILD_BUFFER);
+        // SAFETY: `Collect::descend` wrote the first `len` entries when `DENSE`, the only
+        // batches whose changes are read; `MaybeUninit<u64>` has `u64`'s layout.
+        unsafe { core::slice::from_raw_parts(self.changes.as_ptr().cast::<u64>(), len) }
     }
 
     /// The en-passant target square of the double push in `slot` (one of [`Batch::ep`]):

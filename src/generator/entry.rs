@@ -41,6 +41,10 @@ pub(crate) trait Engine: Build {
     /// every binary for CPUs that nobody counts deep trees on.
     const BATCH: bool;
 
+    /// Whether code inside the entry may use 256-bit vectors (AVX2): loops that test many
+    /// values at once pay only then.
+    const WIDE_VECTORS: bool;
+
     /// Runs `op` compiled with this engine's CPU features, which `cpu` proves this CPU has.
     fn enter<O: Operation>(cpu: Cpu<Self>, op: O) -> O::Output;
 }
@@ -48,6 +52,7 @@ pub(crate) trait Engine: Build {
 #[cfg(engine_pext)]
 impl Engine for Pext {
     const BATCH: bool = true;
+    const WIDE_VECTORS: bool = true;
 
     #[inline(always)]
     fn enter<O: Operation>(cpu: Cpu<Self>, op: O) -> O::Output {
@@ -67,6 +72,7 @@ fn pext_entry<O: Operation>(cpu: Cpu<Pext>, op: O) -> O::Output {
 #[cfg(engine_magic_popcnt)]
 impl Engine for MagicPopcnt {
     const BATCH: bool = true;
+    const WIDE_VECTORS: bool = cfg!(target_feature = "avx2");
 
     #[inline(always)]
     fn enter<O: Operation>(cpu: Cpu<Self>, op: O) -> O::Output {
@@ -88,6 +94,7 @@ impl Engine for Magic {
     // Where `MagicPopcnt` is compiled this is the fallback for CPUs without POPCNT; elsewhere
     // it is the magic engine (with POPCNT if the target has it, or the only engine).
     const BATCH: bool = !cfg!(engine_magic_popcnt);
+    const WIDE_VECTORS: bool = cfg!(target_feature = "avx2");
 
     fn enter<O: Operation>(cpu: Cpu<Self>, op: O) -> O::Output {
         op.run(cpu)
