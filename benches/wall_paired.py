@@ -20,6 +20,9 @@ import sys
 
 import per_leaf
 
+# Bootstrap resamples of the pairs' ratios: the interval is their 2.5th and 97.5th percentiles.
+RESAMPLES = 2000
+
 # The wiki six at their per-leaf depths plus one ply (position 5 at its own: one ply more
 # runs 3 s), game 0 and a rook ending.
 DEEPER = {"start": 1, "kiwipete": 1, "pos3": 1, "pos4": 1, "pos5": 0, "pos6": 1}
@@ -48,6 +51,8 @@ def main():
         wanted = args[at + 1].split(",")
         del args[at:at + 2]
         positions = [p for p in positions if p[0] in wanted]
+    if len(args) != 3:
+        sys.exit(__doc__)
     pairs, a, b = int(args[0]), args[1], args[2]
     for name, depth, fen in positions:
         ratios, times_a, times_b = [], [], []
@@ -61,10 +66,13 @@ def main():
             ratios.append(x / y)
             times_a.append(x)
             times_b.append(y)
-        boots = sorted(statistics.median(random.choices(ratios, k=pairs)) for _ in range(2000))
+        boots = sorted(
+            statistics.median(random.choices(ratios, k=pairs)) for _ in range(RESAMPLES)
+        )
+        low, high = boots[RESAMPLES // 40], boots[RESAMPLES - 1 - RESAMPLES // 40]
         print(f"{name:8} d{depth} A {statistics.median(times_a):.3f} s  B "
               f"{statistics.median(times_b):.3f} s  B's speed {statistics.median(ratios):.4f} "
-              f"[{boots[50]:.4f}, {boots[1949]:.4f}]", flush=True)
+              f"[{low:.4f}, {high:.4f}]", flush=True)
 
 
 if __name__ == "__main__":
