@@ -7,9 +7,9 @@
 `measure` runs `BIN perft D --fen F --threads 1 --backend pext` under callgrind for the six
 wiki positions and the broad sample (benches/broad.txt, one ply under the criterion
 `broad/` group's depths), subtracts the same command at depth 2 (the command's own setup,
-and its split into work units two plies deep, which a depth-1 run does not make: about
-1,900 instructions a unit, a fifth of Kiwipete's at depth 4) and writes one line per
-position: name, depth, instructions, depth-2 instructions, leaves, per leaf. `compare` prints per-leaf figures and the change of each other file against the
+and its split into work units, which a depth-1 run does not make: until session 52 units two
+plies deep at about 1,900 instructions each, a fifth of Kiwipete's at depth 4) and writes
+one line per position: name, depth, instructions, depth-2 instructions, leaves, per leaf. `compare` prints per-leaf figures and the change of each other file against the
 first, per position and summed per class (games, endings). Instruction counts do not move
 with the machine's load, so two builds compare on a busy machine; wall time still needs
 `benches/wall_ab.py`, since layout can move it without moving instructions.
@@ -28,8 +28,8 @@ WIKI = [
     ("pos6", 4, "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"),
 ]
 GAMES = 12
-# The setup run's depth: the CLI splits every count of depth 2 to 7 into the same units two
-# plies deep, so this run holds the split's cost and almost no counting.
+# The setup run's depth: the CLI splits every count of depth 2 to 7 into the same units (on
+# one thread, the root moves), so this run holds the split's cost and almost no counting.
 SETUP_DEPTH = 2
 
 
