@@ -2,8 +2,8 @@
 //! (the unique positions under each root move, from [`split`]); std scoped threads
 //! take them from one atomic index, largest first within each root move and root moves
 //! largest first, so the last units handed out are the smallest (one thread takes them in
-//! order, unsized). Counts are those of one thread: every unit is counted by the same
-//! single-threaded perft.
+//! order, unsized, and below depth 8 its units are the root moves). Counts are those of one
+//! thread: every unit is counted by the same single-threaded perft.
 //!
 //! No global state: the caller owns the stop flag and the progress callback, and the
 //! threads live only for the duration of one call.
