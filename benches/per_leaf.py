@@ -6,13 +6,13 @@
 
 `measure` runs `BIN perft D --fen F --threads 1 --backend pext` under callgrind for the six
 wiki positions and the broad sample (benches/broad.txt, one ply under the criterion
-`broad/` group's depths), subtracts the same command at depth 2 (the command's own setup,
-and its split into work units, which a depth-1 run does not make: until session 52 units two
-plies deep at about 1,900 instructions each, a fifth of Kiwipete's at depth 4) and writes
-one line per position: name, depth, instructions, depth-2 instructions, leaves, per leaf. `compare` prints per-leaf figures and the change of each other file against the
-first, per position and summed per class (games, endings). Instruction counts do not move
-with the machine's load, so two builds compare on a busy machine; wall time still needs
-`benches/wall_ab.py`, since layout can move it without moving instructions.
+`broad/` group's depths), subtracts the same command at depth 2 (the command's own setup
+and its split into work units, which a depth-1 run does not make) and writes one line per
+position: name, depth, instructions, depth-2 instructions, leaves, per leaf. `compare`
+prints per-leaf figures and the change of each other file against the first, per position
+and summed per class (games, endings). Instruction counts do not move with the machine's
+load, so two builds compare on a busy machine; wall time still needs `benches/wall_ab.py`,
+since layout can move it without moving instructions.
 """
 import pathlib
 import re
@@ -58,7 +58,9 @@ def measure(binary, out, only):
     positions = (WIKI if only != "broad" else []) + (broad() if only != "wiki" else [])
     with open(out, "w") as file:
         for name, depth, fen in positions:
-            full, setup, n = instructions(binary, depth, fen), instructions(binary, SETUP_DEPTH, fen), leaves(binary, depth, fen)
+            full = instructions(binary, depth, fen)
+            setup = instructions(binary, SETUP_DEPTH, fen)
+            n = leaves(binary, depth, fen)
             line = f"{name} d{depth} {full} {setup} {n} {(full - setup) / n:.4f}"
             print(line, flush=True)
             file.write(line + "\n")
