@@ -13,6 +13,8 @@ use crate::base::castling::right_index;
 use crate::base::chess_move::Move;
 use crate::base::status::{ClearOurK, ClearOurQ, FIRST_RIGHT, Flip, StatusFlags};
 use crate::base::types::{BitIter, Color, Piece};
+#[cfg(target_arch = "x86_64")]
+use crate::count::lanes;
 use crate::count::leaf::{count_at, count_entry};
 use crate::count::reply_squares::{ReplySquares, SkipUntouched, Untouched};
 use crate::generator::checks_and_pins::{AttackReach, LegalMasks};
@@ -25,6 +27,8 @@ use crate::generator::movegen::{
 };
 use crate::generator::visitor::VisitSink;
 use crate::slider::Cpu;
+#[cfg(target_arch = "x86_64")]
+use crate::slider::wide_lanes_are_supported;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use static_assertions::const_assert;
@@ -38,6 +42,11 @@ const_assert!(CHILD_BUFFER == u64::BITS as usize);
 /// Below this many pieces on the board, none a knight, bishop or queen, a depth-2 node counts
 /// all its children in full.
 const SPARSE: u32 = 16;
+
+/// A sparse batch's last children go through the scalar counter when no more than this
+/// many are left over after the full passes of AVX-512 lanes (`lanes_first`).
+#[cfg(target_arch = "x86_64")]
+const SCALAR_TAIL: usize = 4;
 
 /// The status the replier's moves are counted with in every batched child of a node whose
 /// status is `S`: the side flips, no en passant, and only the replier's own rights matter.
@@ -358,10 +367,11 @@ struct SparseOp<'a, B, M> {
     marker: PhantomData<M>,
 }
 
-impl<B: Engine, M: Material> ReplyOp for SparseOp<'_, B, M> {
+impl<B: Engine, M: Material> SparseOp<'_, B, M> {
+    /// The count in the entry of [`CountChildren`], with or without the lanes.
     #[inline(always)]
-    fn run<R: StatusFlags>(self) -> u64 {
-        let count = CountChildren::<R, M> {
+    fn enter<R: StatusFlags, const IN_LANES: bool>(self) -> u64 {
+        let count = CountChildren::<R, M, IN_LANES> {
             board: self.board,
             batch: self.batch,
             untouched: self.untouched,
@@ -371,17 +381,32 @@ impl<B: Engine, M: Material> ReplyOp for SparseOp<'_, B, M> {
     }
 }
 
+impl<B: Engine, M: Material> ReplyOp for SparseOp<'_, B, M> {
+    #[inline(always)]
+    fn run<R: StatusFlags>(self) -> u64 {
+        // Two entries: the scalar one keeps the code it had before the lanes.
+        if lanes_apply::<R, M>() {
+            self.enter::<R, true>()
+        } else {
+            self.enter::<R, false>()
+        }
+    }
+}
+
 /// The replier's moves in every child of a sparse batch, all of status `R` and holding only
-/// the kinds of piece `M` allows: one loop with the counter inlined; and in `untouched`
-/// children, as many as on the parent `board` with the turn passed.
-struct CountChildren<'a, R, M> {
+/// the kinds of piece `M` allows: one loop with the counter inlined, after the AVX-512 lanes
+/// if `IN_LANES` ([`lanes_apply`]); and in `untouched` children, as many as on the parent
+/// `board` with the turn passed.
+struct CountChildren<'a, R, M, const IN_LANES: bool> {
     board: &'a Board,
     batch: &'a Batch,
     untouched: u64,
     marker: PhantomData<(R, M)>,
 }
 
-impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
+impl<R: StatusFlags, M: Material, const IN_LANES: bool> Operation
+    for CountChildren<'_, R, M, IN_LANES>
+{
     type Output = u64;
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) -> u64 {
@@ -404,8 +429,58 @@ impl<R: StatusFlags, M: Material> Operation for CountChildren<'_, R, M> {
         } else {
             0
         };
-        (0..batch.len).fold(passed, |nodes, slot| nodes + count(batch.child(slot)))
+        let (in_lanes, first_scalar) = if IN_LANES {
+            lanes_first::<R>(self.board, batch, king)
+        } else {
+            (0, 0)
+        };
+        (first_scalar..batch.len).fold(passed + in_lanes, |nodes, slot| {
+            nodes + count(batch.child(slot))
+        })
     }
+}
+
+/// Whether a sparse batch (replier's status `R`, kinds of piece `M`) counts its children in
+/// AVX-512 lanes: kings, rooks and pawns only (with kings and pawns alone the scalar counter
+/// is shorter than a pass), no castling right or en passant, and a CPU that has them.
+#[inline(always)]
+fn lanes_apply<R: StatusFlags, M: Material>() -> bool {
+    let kings_rooks_pawns = M::ROOKS && !(M::KNIGHTS || M::DIAGONALS);
+    #[cfg(target_arch = "x86_64")]
+    let cpu = wide_lanes_are_supported;
+    #[cfg(not(target_arch = "x86_64"))]
+    let cpu = || false;
+    kings_rooks_pawns && !(R::OUR_K || R::OUR_Q || R::EP) && cpu()
+}
+
+/// The replier's moves (status `R`) in the first children of a sparse `batch` that
+/// [`lanes_apply`] allows, counted in AVX-512 lanes, and how many children that was; the
+/// rest go through the scalar counter. A short tail would cost a whole pass of lanes:
+/// `SCALAR_TAIL` children or fewer left over go scalar too.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lanes_first<R: StatusFlags>(board: &Board, batch: &Batch, king: usize) -> (u64, usize) {
+    let len = batch.len;
+    let tail = len % lanes::LANES;
+    let in_lanes = if tail > SCALAR_TAIL { len } else { len - tail };
+    let child = |slot| batch.child(slot);
+    // SAFETY: `lanes_apply` saw the CPU's cached facts report every feature `count_children`
+    // enables: AVX-512 F, VL and VPOPCNTDQ with the OS saving their state, AVX2 and POPCNT.
+    let nodes = unsafe {
+        if R::WHITE {
+            lanes::count_children::<true>(board, in_lanes, child, king)
+        } else {
+            lanes::count_children::<false>(board, in_lanes, child, king)
+        }
+    };
+    (nodes, in_lanes)
+}
+
+/// Never called off x86-64, where [`lanes_apply`] is false.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn lanes_first<R: StatusFlags>(_: &Board, _: &Batch, _: usize) -> (u64, usize) {
+    (0, 0)
 }
 
 /// The replier's moves in a dense node's batch and its untouched children (see

@@ -12,7 +12,9 @@
 //!
 //! Entering needs a [`Cpu`] proof that the CPU has the engine's features: [`Cpu::check`]
 //! makes it, a [`Resolved`] holds it, and every walk hands it down, so the calls into
-//! `#[target_feature]` code in [`Engine::enter`] are this crate's only `unsafe` for the CPU.
+//! `#[target_feature]` code in [`Engine::enter`] are this crate's `unsafe` for the CPU, with
+//! one more: the AVX-512 lanes of sparse batches (`count::depth2::lanes_first`), asked of
+//! the CPU's cached facts where they run.
 
 use crate::base::status::StatusFlags;
 use crate::generator::dispatch::{StatusOp, dispatch};

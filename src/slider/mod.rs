@@ -343,6 +343,8 @@ mod fact {
     pub(super) const PEXT_SUPPORTED: u8 = 2;
     pub(super) const PEXT_FAST: u8 = 4;
     pub(super) const POPCNT: u8 = 8;
+    pub(super) const WIDE_KNOWN: u8 = 16;
+    pub(super) const WIDE_LANES: u8 = 32;
 }
 
 /// The CPU's answers, asked on the first call only. Inline: a backend is resolved per
@@ -375,7 +377,8 @@ fn ask_cpu_facts() -> u8 {
     if ask_popcnt_is_supported() {
         facts |= fact::POPCNT;
     }
-    CPU_FACTS.store(facts, Relaxed);
+    // `fetch_or`: the lanes' facts may be in already.
+    CPU_FACTS.fetch_or(facts, Relaxed);
     facts
 }
 
@@ -389,6 +392,56 @@ fn pext_is_supported() -> bool {
 #[cfg(target_arch = "x86_64")]
 fn pext_is_fast() -> bool {
     cpu_facts() & fact::PEXT_FAST != 0
+}
+
+/// The CPU runs 512-bit vectors with a popcount a lane (AVX-512 F, VL and VPOPCNTDQ), and
+/// what the PEXT entries need: the features of the sparse lane counter
+/// (`count::lanes::count_children`). Asked on the first call, not with the other facts: a
+/// FEN parse need not pay for it.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn wide_lanes_are_supported() -> bool {
+    use core::sync::atomic::Ordering::Relaxed;
+    let cached = CPU_FACTS.load(Relaxed);
+    if cached & fact::WIDE_KNOWN != 0 {
+        return cached & fact::WIDE_LANES != 0;
+    }
+    ask_wide_lanes()
+}
+
+/// [`wide_lanes_are_supported`] the first time: asks CPUID and caches the answer.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn ask_wide_lanes() -> bool {
+    use core::sync::atomic::Ordering::Relaxed;
+    let supported = pext_is_supported() && ask_wide_lanes_are_supported();
+    let facts = fact::WIDE_KNOWN | if supported { fact::WIDE_LANES } else { 0 };
+    CPU_FACTS.fetch_or(facts, Relaxed);
+    supported
+}
+
+/// Asks CPUID for AVX-512 F, VL and VPOPCNTDQ, and XCR0 whether the OS saves the mask and
+/// ZMM registers.
+#[cfg(target_arch = "x86_64")]
+fn ask_wide_lanes_are_supported() -> bool {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    let os_saves_state = __cpuid(1).ecx & (1 << 27) != 0;
+    if !os_saves_state || __cpuid(0).eax < 7 {
+        return false;
+    }
+    let extended = __cpuid_count(7, 0);
+    let foundation = extended.ebx & (1 << 16) != 0;
+    let lengths = extended.ebx & (1 << 31) != 0;
+    let popcount = extended.ecx & (1 << 14) != 0;
+    if !(foundation && lengths && popcount) {
+        return false;
+    }
+    // SAFETY: CPUID.1:ECX bit 27 (OSXSAVE, read above) is set: the CPU has XGETBV and the
+    // OS enabled it.
+    let enabled_state = unsafe { core::arch::x86_64::_xgetbv(0) };
+    // XMM, YMM, the opmask registers and both halves of the ZMM state (bits 1, 2, 5, 6, 7).
+    enabled_state & 0b1110_0110 == 0b1110_0110
 }
 
 /// The CPU has POPCNT.
@@ -512,5 +565,17 @@ mod tests {
             cfg!(feature = "magic-only") || !cfg!(target_arch = "x86_64"),
             !HAS_PEXT
         );
+    }
+
+    /// The cached answer for the sparse lanes is what std's detection finds.
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[test]
+    fn wide_lanes_follow_the_cpu() {
+        let expected = std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi2");
+        assert_eq!(wide_lanes_are_supported(), expected);
     }
 }
