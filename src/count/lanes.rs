@@ -77,40 +77,28 @@ fn downward<const STEP: u32>(ray: u64, occupied: u64) -> u64 {
     ray & !(beyond >> STEP)
 }
 
-/// The squares rooks on `rooks` attack with `empty` squares empty (an occluded fill a
-/// direction; rays of different rooks in one direction never share a square).
+/// `generators` spread toward higher squares (if `UP`, else lower), `STEP` apart, through
+/// the squares of `open`: an occluded fill by doubling steps, the generators included.
+#[inline(always)]
+fn fill<const STEP: u32, const UP: bool>(generators: u64, open: u64) -> u64 {
+    let step = |bits: u64, by: u32| if UP { bits << by } else { bits >> by };
+    let (mut spread, mut open) = (generators, open);
+    spread |= open & step(spread, STEP);
+    open &= step(open, STEP);
+    spread |= open & step(spread, 2 * STEP);
+    open &= step(open, 2 * STEP);
+    spread | open & step(spread, 4 * STEP)
+}
+
+/// The squares rooks on `rooks` attack with `empty` squares empty, by direction (rays of
+/// different rooks in one direction never share a square).
 #[inline(always)]
 fn rook_fills(rooks: u64, empty: u64) -> [u64; 4] {
-    // Up the files.
-    let (mut g, mut p) = (rooks, empty);
-    g |= p & g << 8;
-    p &= p << 8;
-    g |= p & g << 16;
-    p &= p << 16;
-    g |= p & g << 32;
-    let up = g << 8;
-    let (mut g, mut p) = (rooks, empty);
-    g |= p & g >> 8;
-    p &= p >> 8;
-    g |= p & g >> 16;
-    p &= p >> 16;
-    g |= p & g >> 32;
-    let down = g >> 8;
-    // Along the ranks: a step off the h-file would wrap to the a-file, and back.
-    let (mut g, mut p) = (rooks, empty & NOT_FILE_A);
-    g |= p & g << 1;
-    p &= p << 1;
-    g |= p & g << 2;
-    p &= p << 2;
-    g |= p & g << 4;
-    let right = g << 1 & NOT_FILE_A;
-    let (mut g, mut p) = (rooks, empty & NOT_FILE_H);
-    g |= p & g >> 1;
-    p &= p >> 1;
-    g |= p & g >> 2;
-    p &= p >> 2;
-    g |= p & g >> 4;
-    let left = g >> 1 & NOT_FILE_H;
+    // Along the ranks a step off the h-file would wrap to the a-file, and back.
+    let up = fill::<8, true>(rooks, empty) << 8;
+    let down = fill::<8, false>(rooks, empty) >> 8;
+    let right = fill::<1, true>(rooks, empty & NOT_FILE_A) << 1 & NOT_FILE_A;
+    let left = fill::<1, false>(rooks, empty & NOT_FILE_H) >> 1 & NOT_FILE_H;
     [up, down, right, left]
 }
 
@@ -143,7 +131,7 @@ fn lane_count(white: bool, lane: &Lane, king: usize, rays: &KingRays) -> u64 {
         downward::<1>(rays.left, occupied & !first[3]),
     ];
     let (mut checkers, mut check_line) = (pawn_checker, pawn_checker);
-    let (mut pin_file, mut pin_rank, mut pinned_rook_moves) = (0, 0, [0u64; 4]);
+    let (mut pin_file, mut pin_rank, mut pinned_rook_moves) = (0, 0, 0);
     for ray in 0..4 {
         let checking = first[ray] & lane.their_rooks;
         checkers |= checking;
@@ -158,8 +146,9 @@ fn lane_count(white: bool, lane: &Lane, king: usize, rays: &KingRays) -> u64 {
         } else {
             pin_rank |= pin;
         }
-        // A rook pinned here moves along the pin's line only (and onto the check mask).
-        pinned_rook_moves[ray] = when(first[ray] & lane.our_rooks != 0, pin) & !lane.ours;
+        // A rook pinned here moves along the pin's line only (and onto the check mask); the
+        // four rays share no square, so one word holds all such moves.
+        pinned_rook_moves |= when(first[ray] & lane.our_rooks != 0, pin) & !lane.ours;
     }
     // No checker: anywhere; one: onto its line or it; two: the king alone moves.
     let check_mask = if checkers == 0 {
@@ -181,9 +170,7 @@ fn lane_count(white: bool, lane: &Lane, king: usize, rays: &KingRays) -> u64 {
     for fill in rook_fills(lane.our_rooks & !pins, empty) {
         moves += u64::from((fill & targets).count_ones());
     }
-    for pinned in pinned_rook_moves {
-        moves += u64::from((pinned & check_mask).count_ones());
-    }
+    moves += u64::from((pinned_rook_moves & check_mask).count_ones());
 
     // Pawns pinned along a file may push (they stay on the line), along a rank not at all.
     let push = if white { 8 } else { -8 };
@@ -236,8 +223,7 @@ fn count(white: bool, boards: [&Board; LANES], king: usize, rays: &KingRays) -> 
 
 /// The replier's (`WHITE` or not) moves summed over the children `child(0..len)`, all with its
 /// king on `king`, no castling right and no en passant, holding only kings, rooks and pawns.
-/// Eight at a time: the last pass fills its empty lanes with
-/// `parent` and drops their counts.
+/// Eight at a time: the last pass fills its empty lanes with `parent` and drops their counts.
 ///
 /// Callable only where [`crate::slider::wide_lanes_are_supported`] said yes.
 #[cfg(target_arch = "x86_64")]
