@@ -117,29 +117,24 @@ fn lane_count(white: bool, lane: &Lane, king: usize, rays: &KingRays) -> u64 {
     let king_bit = 1u64 << (king & 63);
     // Checks and pins come from rooks along the king's four rays, or from a pawn.
     let pawn_checker = attacks::pawn_attacks_from(king, white) & lane.their_pawns;
-    let first = [
-        upward(rays.up, occupied),
-        downward::<8>(rays.down, occupied),
-        upward(rays.right, occupied),
-        downward::<1>(rays.left, occupied),
-    ];
-    // Up to the second piece: a pin when the first is ours and the second their rook.
-    let second = [
-        upward(rays.up, occupied & !first[0]),
-        downward::<8>(rays.down, occupied & !first[1]),
-        upward(rays.right, occupied & !first[2]),
-        downward::<1>(rays.left, occupied & !first[3]),
+    // Each ray up to its first piece of theirs: a check if that is their rook and none of
+    // ours stands between, a pin if one does.
+    let reach = [
+        upward(rays.up, lane.theirs),
+        downward::<8>(rays.down, lane.theirs),
+        upward(rays.right, lane.theirs),
+        downward::<1>(rays.left, lane.theirs),
     ];
     let (mut checkers, mut check_line) = (pawn_checker, pawn_checker);
     let (mut pin_file, mut pin_rank, mut pinned_rook_moves) = (0, 0, 0);
-    for ray in 0..4 {
-        let checking = first[ray] & lane.their_rooks;
+    for (ray, &line) in reach.iter().enumerate() {
+        let rook = line & lane.their_rooks;
+        let between = line & lane.ours;
+        let checking = when(between == 0, rook);
         checkers |= checking;
-        check_line |= when(checking != 0, first[ray]);
-        let pin = when(
-            first[ray] & lane.ours != 0 && second[ray] & lane.their_rooks != 0,
-            second[ray],
-        );
+        check_line |= when(checking != 0, line);
+        let one_between = between != 0 && between & between.wrapping_sub(1) == 0;
+        let pin = when(rook != 0 && one_between, line);
         // Rays 0 and 1 run along the file.
         if ray < 2 {
             pin_file |= pin;
@@ -148,7 +143,7 @@ fn lane_count(white: bool, lane: &Lane, king: usize, rays: &KingRays) -> u64 {
         }
         // A rook pinned here moves along the pin's line only (and onto the check mask); the
         // four rays share no square, so one word holds all such moves.
-        pinned_rook_moves |= when(first[ray] & lane.our_rooks != 0, pin) & !lane.ours;
+        pinned_rook_moves |= when(between & lane.our_rooks != 0, pin) & !lane.ours;
     }
     // No checker: anywhere; one: onto its line or it; two: the king alone moves.
     let check_mask = if checkers == 0 {
@@ -330,6 +325,9 @@ mod tests {
             // A pawn pinned on a file and one on a rank; a double check.
             "4r2k/8/8/8/4P3/8/r2PK3/8 w - - 0 1",
             "8/8/8/8/4k3/8/5P2/r3K1r1 w - - 0 1",
+            // Two of the king's pieces between it and a rook, on a file and on a rank: no pin.
+            "4r2k/8/8/8/4R3/8/4P3/4K3 w - - 0 1",
+            "7k/8/8/8/r1P1R1K1/8/8/8 w - - 0 1",
         ] {
             positions.extend(sparse_positions(fen, 3));
         }
