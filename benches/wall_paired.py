@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Paired wall-time A/B of two constmove CLIs, for hosts whose speed drifts from second to second.
 
-    benches/wall_paired.py PAIRS BIN_A BIN_B [--pos start,kiwipete,...] [--broad]
+    benches/wall_paired.py PAIRS BIN_A BIN_B [--pos start,kiwipete,...] [--broad] [--deeper]
 
 Each pair runs A and B back to back, in ABBA order, so both see the host in the same state;
 the figure is the median over the pairs of A's time over B's (above 1: B faster), with a 95%
@@ -10,7 +10,9 @@ Best-of-N timing (`benches/wall_ab.py`) cannot read a 2% change where the host's
 by 2x between runs seconds apart; pairs a fraction of a second apart can (identical copies:
 1.002 [0.991, 1.019] on Kiwipete d5 with 40 pairs on the Intel Xeon of session 51). The
 positions run 0.05-1 s each: the wiki six, game 0 and a rook ending; `--broad` adds the broad
-sample (benches/broad.txt) at its criterion depths.
+sample (benches/broad.txt) at its criterion depths. `--deeper` runs every position one ply
+deeper (0.2-2.4 s a run on a Zen 5): where runs of 0.03 s spread by 5% or more, it narrowed
+the intervals to 1-3% (session 58).
 """
 import json
 import random
@@ -46,6 +48,9 @@ def main():
     if "--broad" in args:
         args.remove("--broad")
         positions = positions + [(n, d + 1, f) for n, d, f in per_leaf.broad()]
+    if "--deeper" in args:
+        args.remove("--deeper")
+        positions = [(n, d + 1, f) for n, d, f in positions]
     if "--pos" in args:
         at = args.index("--pos")
         wanted = args[at + 1].split(",")

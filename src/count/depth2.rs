@@ -483,6 +483,46 @@ fn lanes_first<R: StatusFlags>(_: &Board, _: &Batch, _: usize) -> (u64, usize) {
     (0, 0)
 }
 
+/// From this many children in a dense batch's pawn part on, their pawn moves are counted in
+/// AVX-512 lanes (where the CPU has them): a pass costs about what two scalar recounts do.
+const PAWN_LANES_FROM: u32 = 2;
+
+/// Whether the children in `slots` have their pawn moves counted in [`lanes`].
+#[inline(always)]
+fn pawns_in_lanes(slots: u64) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    let cpu = wide_lanes_are_supported;
+    #[cfg(not(target_arch = "x86_64"))]
+    let cpu = || false;
+    slots.count_ones() >= PAWN_LANES_FROM && cpu()
+}
+
+/// The replier's (status `R`) pawn moves summed over the children in `slots` of `batch`,
+/// which keep the parent's `masks`, in AVX-512 lanes; callable where [`pawns_in_lanes`]
+/// said yes.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lanes_pawn_moves<R: StatusFlags>(slots: u64, batch: &Batch, masks: &LegalMasks) -> u64 {
+    let child = |slot| batch.child(slot);
+    // SAFETY: `pawns_in_lanes` saw the CPU's cached facts report every feature that
+    // `count_pawn_moves` enables: AVX-512 F, VL and VPOPCNTDQ with the OS saving their state,
+    // AVX2 and POPCNT.
+    unsafe {
+        if R::WHITE {
+            lanes::count_pawn_moves::<true>(slots, child, masks)
+        } else {
+            lanes::count_pawn_moves::<false>(slots, child, masks)
+        }
+    }
+}
+
+/// Never called off x86-64, where [`pawns_in_lanes`] is false.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn lanes_pawn_moves<R: StatusFlags>(_: u64, _: &Batch, _: &LegalMasks) -> u64 {
+    0
+}
+
 /// The replier's moves in a dense node's batch and its untouched children (see
 /// [`count_batch`]), all of status `R`.
 struct CountBatch<'a, R> {
@@ -635,14 +675,22 @@ fn count_batch<R: StatusFlags, B: Engine>(
         let sliders = ReplyParts::sliders::<R, B, false>(child(slot), &masks);
         nodes = nodes.wrapping_add(sliders) - passed.sliders[1];
     }
-    for slot in BitIter(parts.pawns) {
-        let child = child(slot);
-        let pawns = if child.bits(replier, Piece::Pawn) == steps.pawns {
-            steps.moves::<R>(child, masks.checkmask).count::<R>()
-        } else {
-            ReplyParts::pawns::<R>(child, &masks)
-        };
-        nodes = nodes.wrapping_add(pawns) - passed.pawns;
+    if pawns_in_lanes(parts.pawns) {
+        // Branch-free in lanes: whether a child took a pawn or promotes varies from child
+        // to child, and each test mispredicts.
+        let moves = lanes_pawn_moves::<R>(parts.pawns, batch, &masks);
+        let recounted = u64::from(parts.pawns.count_ones()) * passed.pawns;
+        nodes = nodes.wrapping_add(moves) - recounted;
+    } else {
+        for slot in BitIter(parts.pawns) {
+            let child = child(slot);
+            let pawns = if child.bits(replier, Piece::Pawn) == steps.pawns {
+                steps.moves::<R>(child, masks.checkmask).count::<R>()
+            } else {
+                ReplyParts::pawns::<R>(child, &masks)
+            };
+            nodes = nodes.wrapping_add(pawns) - passed.pawns;
+        }
     }
     for slot in BitIter(parts.knights) {
         let knights = knight_count(child(slot), replier, &masks);

@@ -1,6 +1,7 @@
-//! The replier's moves in eight sparse children at once (kings, rooks and pawns only, no
-//! castling right, no en passant), each child in one lane of the same straight-line code,
-//! on CPUs with AVX-512.
+//! The replier's moves counted in eight children at once, each child in one lane of the
+//! same straight-line code, on CPUs with AVX-512: in full in sparse children (kings, rooks
+//! and pawns only, no castling right, no en passant), and the pawns' part in the children of
+//! a dense batch that keep the parent's pins.
 //!
 //! The scalar counter finds pins, checks and the king-ban with loops and tests whose
 //! outcomes differ from child to child, so position 3's sparse children pay a mispredict or
@@ -8,11 +9,13 @@
 //! every set of rooks by occluded fills, with no branch and no lookup indexed by a lane's
 //! data, so the compiler runs the eight lanes in one 512-bit register. With AVX2's four
 //! lanes and no vector popcount it ran slower than the scalar counter (docs/PERFORMANCE.md).
+//! The pawns' recount is short, but its tests (a pawn taken, a promotion) mispredict too.
 
 use crate::base::attacks::{self, NOT_FILE_A, NOT_FILE_H};
 use crate::base::board::Board;
-use crate::base::geometry::{double_push_rank, promotion_rank};
+use crate::base::geometry::{double_push_rank, pawn_captures, pawn_push, promotion_rank};
 use crate::base::types::{Color, Piece};
+use crate::generator::checks_and_pins::LegalMasks;
 
 /// Children counted together: one 512-bit register of `u64`s.
 pub(crate) const LANES: usize = 8;
@@ -249,6 +252,122 @@ pub(crate) fn count_children<'a, const WHITE: bool>(
     nodes
 }
 
+/// What the replier's pawn count reads of one child.
+#[derive(Clone, Copy, Default)]
+struct PawnLane {
+    pawns: u64,
+    occupied: u64,
+    /// The mover's pieces: what the pawns may take.
+    victims: u64,
+}
+
+/// The legal pawn moves of the side to move (`white` or not) in one lane, en passant aside,
+/// under the parent's `masks` (the child keeps its pins and gives no check): four a
+/// promotion.
+#[inline(always)]
+fn pawn_lane_count(white: bool, lane: &PawnLane, masks: &LegalMasks) -> u64 {
+    let LegalMasks {
+        checkmask,
+        pin_hv,
+        pin_diag,
+        ..
+    } = *masks;
+    let push = pawn_push(white);
+    let (west, east) = pawn_captures(white);
+    // One pinned along a file may still push, one pinned on a diagonal may still take
+    // along it, and neither may leave its line.
+    let pushers = lane.pawns & !pin_diag;
+    let pushed =
+        attacks::shift(pushers & !pin_hv, push) | attacks::shift(pushers & pin_hv, push) & pin_hv;
+    let single = pushed & !lane.occupied;
+    let double = attacks::shift(single & double_push_rank(white), push) & !lane.occupied;
+    let quiet = (single | double) & checkmask;
+    let takers = lane.pawns & !pin_hv;
+    let (free, pinned) = (takers & !pin_diag, takers & pin_diag);
+    let victims = lane.victims & checkmask;
+    let take = |files: u64, delta: i8| {
+        (attacks::shift(free & files, delta) | attacks::shift(pinned & files, delta) & pin_diag)
+            & victims
+    };
+    let (toward_a, toward_h) = (take(NOT_FILE_A, west), take(NOT_FILE_H, east));
+    // Promotions count four moves: the three more, packed into one word.
+    let last = promotion_rank(white);
+    let promotions = if white {
+        (quiet & last) >> 56 | (toward_a & last) >> 48 | (toward_h & last) >> 40
+    } else {
+        quiet & last | (toward_a & last) << 8 | (toward_h & last) << 16
+    };
+    u64::from(
+        quiet.count_ones()
+            + toward_a.count_ones()
+            + toward_h.count_ones()
+            + 3 * promotions.count_ones(),
+    )
+}
+
+/// The replier's (`WHITE` or not) pawn moves summed over the children `child(slot)` of the
+/// slots in `slots`, each keeping the parent's pins and giving no check (`masks`, the
+/// parent's), en passant aside.
+///
+/// Callable only where [`crate::slider::wide_lanes_are_supported`] said yes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,avx2,popcnt")]
+pub(crate) fn count_pawn_moves<'a, const WHITE: bool>(
+    slots: u64,
+    child: impl Fn(usize) -> &'a Board,
+    masks: &LegalMasks,
+) -> u64 {
+    sum_in_lanes(slots, child, |boards| pawn_counts(WHITE, boards, masks))
+}
+
+/// `counts` summed over the children `child(slot)` of the slots in `slots`, eight at a
+/// time: a last pass short of children repeats its first and drops the repeats' counts.
+#[inline(always)]
+fn sum_in_lanes<'a>(
+    slots: u64,
+    child: impl Fn(usize) -> &'a Board,
+    counts: impl Fn([&'a Board; LANES]) -> [u64; LANES],
+) -> u64 {
+    let mut rest = slots;
+    let mut nodes = 0;
+    while rest != 0 {
+        let first = rest.trailing_zeros() as usize;
+        let mut picks = [first; LANES];
+        let mut taken = [false; LANES];
+        for (pick, taken) in picks.iter_mut().zip(&mut taken) {
+            *taken = rest != 0;
+            if *taken {
+                *pick = rest.trailing_zeros() as usize;
+            }
+            rest &= rest.wrapping_sub(1);
+        }
+        let boards = core::array::from_fn(|lane| child(picks[lane]));
+        for (count, taken) in counts(boards).into_iter().zip(taken) {
+            nodes += if taken { count } else { 0 };
+        }
+    }
+    nodes
+}
+
+/// The pawn moves of the side to move (`white` or not) in each of `boards`, under `masks`.
+#[inline(always)]
+fn pawn_counts(white: bool, boards: [&Board; LANES], masks: &LegalMasks) -> [u64; LANES] {
+    let us = Color::from_white(white);
+    let mut lanes = [PawnLane::default(); LANES];
+    for (lane, board) in lanes.iter_mut().zip(boards) {
+        *lane = PawnLane {
+            pawns: board.bits(us, Piece::Pawn),
+            occupied: board.occupied_bits(),
+            victims: board.color_bits(!us),
+        };
+    }
+    let mut counts = [0; LANES];
+    for (count, lane) in counts.iter_mut().zip(&lanes) {
+        *count = pawn_lane_count(white, lane, masks);
+    }
+    counts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,6 +429,104 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The replier's pawn moves in every child of every position within `plies` of `fen`
+    /// that keeps the parent's pins and gives no check (the children a dense batch recounts
+    /// by parts), eight children a pass, against the generator's pawn moves (en passant
+    /// aside). Returns how many children it checked.
+    fn pawn_lanes_match_the_generator(fen: &str, plies: u32) -> usize {
+        use crate::base::chess_move::MoveKind;
+        use crate::base::types::BitIter;
+        use crate::generator::material::AnyPieces;
+        use crate::slider::Portable;
+        let mut checked = 0;
+        let mut frontier = vec![fen.parse::<Position>().unwrap()];
+        for _ in 0..plies {
+            let mut next = Vec::new();
+            for position in frontier {
+                let replier = !position.side_to_move();
+                let white = replier == Color::White;
+                let board = position.board();
+                let king = board.bits(replier, Piece::King).trailing_zeros() as usize;
+                let masks = LegalMasks::compute::<Portable, AnyPieces>(board, replier, king);
+                let mut children = Vec::new();
+                for mv in position.legal_moves().iter() {
+                    let mut child = position.clone();
+                    child.play_unchecked(*mv);
+                    let own =
+                        LegalMasks::compute::<Portable, AnyPieces>(child.board(), replier, king);
+                    if own.checkers == 0
+                        && own.pin_hv == masks.pin_hv
+                        && own.pin_diag == masks.pin_diag
+                    {
+                        children.push(child.clone());
+                    }
+                    next.push(child);
+                }
+                let expected: Vec<u64> = children
+                    .iter()
+                    .map(|child| {
+                        let moves = child.legal_moves();
+                        let pawn_moves = moves.iter().filter(|mv| {
+                            child.board().piece_at(mv.from()) == Some((replier, Piece::Pawn))
+                                && mv.kind() != MoveKind::EnPassant
+                        });
+                        pawn_moves.count() as u64
+                    })
+                    .collect();
+                for (group, expected) in children.chunks(LANES).zip(expected.chunks(LANES)) {
+                    let boards =
+                        core::array::from_fn(|lane| group[lane.min(group.len() - 1)].board());
+                    let counts = pawn_counts(white, boards, &masks);
+                    for ((child, count), expected) in group.iter().zip(counts).zip(expected) {
+                        assert_eq!(count, *expected, "{child}");
+                        checked += 1;
+                    }
+                }
+                // The slots' picking: every child, and every third (a last pass short of
+                // children), where the CPU can run the lanes' entry.
+                #[cfg(target_arch = "x86_64")]
+                if crate::slider::wide_lanes_are_supported()
+                    && !children.is_empty()
+                    && children.len() <= 64
+                {
+                    let all = u64::MAX >> (64 - children.len());
+                    for slots in [all, all & 0x9249_2492_4924_9249] {
+                        let child = |slot: usize| children[slot].board();
+                        // SAFETY: the CPU reported every feature the entry enables.
+                        let sum = unsafe {
+                            if white {
+                                count_pawn_moves::<true>(slots, child, &masks)
+                            } else {
+                                count_pawn_moves::<false>(slots, child, &masks)
+                            }
+                        };
+                        let each = BitIter(slots).map(|slot| expected[slot]);
+                        assert_eq!(sum, each.sum::<u64>(), "{position}");
+                    }
+                }
+            }
+            frontier = next;
+        }
+        checked
+    }
+
+    #[test]
+    fn pawn_moves_count_as_the_generator() {
+        let mut checked = 0;
+        for fen in [
+            // Kiwipete, positions 4 and 5 (captures, promotions by push and capture).
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            // Pawns pinned on a file, a rank and both diagonals, beside promotions.
+            "4r3/1p4k1/2P5/q2P4/1P1K1P1r/4P3/3B1b2/8 b - - 0 1",
+            "3r4/1P2P3/8/1b1k4/2P5/1P3P2/3P1K2/r6q b - - 0 1",
+        ] {
+            checked += pawn_lanes_match_the_generator(fen, 2);
+        }
+        assert!(checked > 1000, "too few children: {checked}");
     }
 
     #[test]
