@@ -10,9 +10,9 @@ Best-of-N timing (`benches/wall_ab.py`) cannot read a 2% change where the host's
 by 2x between runs seconds apart; pairs a fraction of a second apart can (identical copies:
 1.002 [0.991, 1.019] on Kiwipete d5 with 40 pairs on the Intel Xeon of session 51). The
 positions run 0.05-1 s each: the wiki six, game 0 and a rook ending; `--broad` adds the broad
-sample (benches/broad.txt) at its criterion depths. `--deeper` runs every position one ply
-deeper (0.2-2.4 s a run on a Zen 5): where runs of 0.03 s spread by 5% or more, it narrowed
-the intervals to 1-3% (session 58).
+sample (benches/broad.txt) at its criterion depths. `--deeper` runs every position but
+position 4 and game 0 (already 0.2-0.3 s) one ply deeper, 0.2-2.4 s a run on a Zen 5: where
+runs of 0.03 s spread by 5% or more, it narrowed the intervals to 1-3% (session 58).
 """
 import json
 import random
@@ -28,6 +28,9 @@ RESAMPLES = 2000
 # The wiki six at their per-leaf depths plus one ply (position 5 at its own: one ply more
 # runs 3 s), game 0 and a rook ending.
 DEEPER = {"start": 1, "kiwipete": 1, "pos3": 1, "pos4": 1, "pos5": 0, "pos6": 1}
+# Positions whose runs are long enough at their depth: `--deeper` leaves them there.
+LONG = {"pos4", "game0"}
+
 POSITIONS = [(name, depth + DEEPER[name], fen) for name, depth, fen in per_leaf.WIKI] + [
     ("game0", 6, "4r3/5k1p/7b/pN1p1pp1/1n1P4/2R1nKPP/Pr2rP2/7R w - - 7 38"),
     ("end0", 6, "8/5pk1/6p1/7p/R7/6PP/r4PK1/8 w - - 0 1"),
@@ -50,7 +53,7 @@ def main():
         positions = positions + [(n, d + 1, f) for n, d, f in per_leaf.broad()]
     if "--deeper" in args:
         args.remove("--deeper")
-        positions = [(n, d + 1, f) for n, d, f in positions]
+        positions = [(n, d + (n not in LONG), f) for n, d, f in positions]
     if "--pos" in args:
         at = args.index("--pos")
         wanted = args[at + 1].split(",")

@@ -267,10 +267,11 @@ struct BatchOp<'a, B> {
     cpu: Cpu<B>,
 }
 
-impl<B: Engine> ReplyOp for BatchOp<'_, B> {
+impl<B: Engine> BatchOp<'_, B> {
+    /// The count in the entry of [`CountBatch`], with or without the pawn lanes.
     #[inline(always)]
-    fn run<R: StatusFlags>(self) -> u64 {
-        let count = CountBatch::<R> {
+    fn enter<R: StatusFlags, const PAWN_LANES: bool>(self) -> u64 {
+        let count = CountBatch::<R, PAWN_LANES> {
             board: self.board,
             untouched: self.untouched,
             batch: self.batch,
@@ -278,6 +279,18 @@ impl<B: Engine> ReplyOp for BatchOp<'_, B> {
             status: PhantomData,
         };
         B::enter(self.cpu, count)
+    }
+}
+
+impl<B: Engine> ReplyOp for BatchOp<'_, B> {
+    #[inline(always)]
+    fn run<R: StatusFlags>(self) -> u64 {
+        // Two entries: the scalar one keeps the code it had before the lanes.
+        if lanes_apply_to_pawns() {
+            self.enter::<R, true>()
+        } else {
+            self.enter::<R, false>()
+        }
     }
 }
 
@@ -487,24 +500,23 @@ fn lanes_first<R: StatusFlags>(_: &Board, _: &Batch, _: usize) -> (u64, usize) {
 /// AVX-512 lanes (where the CPU has them): a pass costs about what two scalar recounts do.
 const PAWN_LANES_FROM: u32 = 2;
 
-/// Whether the children in `slots` have their pawn moves counted in [`lanes`].
+/// Whether dense batches count their pawn part in [`lanes`]: where the CPU has them.
 #[inline(always)]
-fn pawns_in_lanes(slots: u64) -> bool {
+fn lanes_apply_to_pawns() -> bool {
     #[cfg(target_arch = "x86_64")]
-    let cpu = wide_lanes_are_supported;
+    return wide_lanes_are_supported();
     #[cfg(not(target_arch = "x86_64"))]
-    let cpu = || false;
-    slots.count_ones() >= PAWN_LANES_FROM && cpu()
+    false
 }
 
 /// The replier's (status `R`) pawn moves summed over the children in `slots` of `batch`,
-/// which keep the parent's `masks`, in AVX-512 lanes; callable where [`pawns_in_lanes`]
+/// which keep the parent's `masks`, in AVX-512 lanes; callable where [`lanes_apply_to_pawns`]
 /// said yes.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn lanes_pawn_moves<R: StatusFlags>(slots: u64, batch: &Batch, masks: &LegalMasks) -> u64 {
     let child = |slot| batch.child(slot);
-    // SAFETY: `pawns_in_lanes` saw the CPU's cached facts report every feature that
+    // SAFETY: `lanes_apply_to_pawns` saw the CPU's cached facts report every feature that
     // `count_pawn_moves` enables: AVX-512 F, VL and VPOPCNTDQ with the OS saving their state,
     // AVX2 and POPCNT.
     unsafe {
@@ -516,7 +528,7 @@ fn lanes_pawn_moves<R: StatusFlags>(slots: u64, batch: &Batch, masks: &LegalMask
     }
 }
 
-/// Never called off x86-64, where [`pawns_in_lanes`] is false.
+/// Never called off x86-64, where [`lanes_apply_to_pawns`] is false.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn lanes_pawn_moves<R: StatusFlags>(_: u64, _: &Batch, _: &LegalMasks) -> u64 {
@@ -524,8 +536,9 @@ fn lanes_pawn_moves<R: StatusFlags>(_: u64, _: &Batch, _: &LegalMasks) -> u64 {
 }
 
 /// The replier's moves in a dense node's batch and its untouched children (see
-/// [`count_batch`]), all of status `R`.
-struct CountBatch<'a, R> {
+/// [`count_batch`]), all of status `R`; the pawn part in AVX-512 lanes if `PAWN_LANES`
+/// (only where [`lanes_apply_to_pawns`] said yes).
+struct CountBatch<'a, R, const PAWN_LANES: bool> {
     board: &'a Board,
     untouched: u64,
     batch: &'a Batch,
@@ -533,11 +546,11 @@ struct CountBatch<'a, R> {
     status: PhantomData<R>,
 }
 
-impl<R: StatusFlags> Operation for CountBatch<'_, R> {
+impl<R: StatusFlags, const PAWN_LANES: bool> Operation for CountBatch<'_, R, PAWN_LANES> {
     type Output = u64;
     #[inline(always)]
     fn run<B: Engine>(self, _: Cpu<B>) -> u64 {
-        count_batch::<R, B>(self.board, self.untouched, self.batch, self.squares)
+        count_batch::<R, B, PAWN_LANES>(self.board, self.untouched, self.batch, self.squares)
     }
 }
 
@@ -608,9 +621,10 @@ const VECTOR_FILING: usize = 16;
 /// on `board` with the turn passed, but for the parts ([`ReplyParts`]) on whose squares a
 /// piece arrived or left: only those are counted again on the child. Children that change no
 /// square on the replier's king lines are known to be such children; the others' masks are
-/// computed to find out, and the rest are counted in full.
+/// computed to find out, and the rest are counted in full. With `PAWN_LANES`, a pawn part of
+/// [`PAWN_LANES_FROM`] children or more is counted in AVX-512 lanes.
 #[inline(always)]
-fn count_batch<R: StatusFlags, B: Engine>(
+fn count_batch<R: StatusFlags, B: Engine, const PAWN_LANES: bool>(
     board: &Board,
     untouched: u64,
     batch: &Batch,
@@ -675,7 +689,7 @@ fn count_batch<R: StatusFlags, B: Engine>(
         let sliders = ReplyParts::sliders::<R, B, false>(child(slot), &masks);
         nodes = nodes.wrapping_add(sliders) - passed.sliders[1];
     }
-    if pawns_in_lanes(parts.pawns) {
+    if PAWN_LANES && parts.pawns.count_ones() >= PAWN_LANES_FROM {
         // Branch-free in lanes: whether a child took a pawn or promotes varies from child
         // to child, and each test mispredicts.
         let moves = lanes_pawn_moves::<R>(parts.pawns, batch, &masks);
