@@ -286,7 +286,7 @@ impl<B: Engine> ReplyOp for BatchOp<'_, B> {
     #[inline(always)]
     fn run<R: StatusFlags>(self) -> u64 {
         // Two entries: the scalar one keeps the code it had before the lanes.
-        if lanes_apply_to_pawns() {
+        if wide_lanes() {
             self.enter::<R, true>()
         } else {
             self.enter::<R, false>()
@@ -459,11 +459,16 @@ impl<R: StatusFlags, M: Material, const IN_LANES: bool> Operation
 #[inline(always)]
 fn lanes_apply<R: StatusFlags, M: Material>() -> bool {
     let kings_rooks_pawns = M::ROOKS && !(M::KNIGHTS || M::DIAGONALS);
+    kings_rooks_pawns && !(R::OUR_K || R::OUR_Q || R::EP) && wide_lanes()
+}
+
+/// Whether the CPU runs the AVX-512 lanes (never off x86-64).
+#[inline(always)]
+fn wide_lanes() -> bool {
     #[cfg(target_arch = "x86_64")]
-    let cpu = wide_lanes_are_supported;
+    return wide_lanes_are_supported();
     #[cfg(not(target_arch = "x86_64"))]
-    let cpu = || false;
-    kings_rooks_pawns && !(R::OUR_K || R::OUR_Q || R::EP) && cpu()
+    false
 }
 
 /// The replier's moves (status `R`) in the first children of a sparse `batch` that
@@ -500,23 +505,14 @@ fn lanes_first<R: StatusFlags>(_: &Board, _: &Batch, _: usize) -> (u64, usize) {
 /// AVX-512 lanes (where the CPU has them): a pass costs about what two scalar recounts do.
 const PAWN_LANES_FROM: u32 = 2;
 
-/// Whether dense batches count their pawn part in [`lanes`]: where the CPU has them.
-#[inline(always)]
-fn lanes_apply_to_pawns() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return wide_lanes_are_supported();
-    #[cfg(not(target_arch = "x86_64"))]
-    false
-}
-
 /// The replier's (status `R`) pawn moves summed over the children in `slots` of `batch`,
-/// which keep the parent's `masks`, in AVX-512 lanes; callable where [`lanes_apply_to_pawns`]
+/// which keep the parent's `masks`, in AVX-512 lanes; callable where [`wide_lanes`]
 /// said yes.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn lanes_pawn_moves<R: StatusFlags>(slots: u64, batch: &Batch, masks: &LegalMasks) -> u64 {
     let child = |slot| batch.child(slot);
-    // SAFETY: `lanes_apply_to_pawns` saw the CPU's cached facts report every feature that
+    // SAFETY: `wide_lanes` saw the CPU's cached facts report every feature that
     // `count_pawn_moves` enables: AVX-512 F, VL and VPOPCNTDQ with the OS saving their state,
     // AVX2 and POPCNT.
     unsafe {
@@ -528,7 +524,7 @@ fn lanes_pawn_moves<R: StatusFlags>(slots: u64, batch: &Batch, masks: &LegalMask
     }
 }
 
-/// Never called off x86-64, where [`lanes_apply_to_pawns`] is false.
+/// Never called off x86-64, where [`wide_lanes`] is false.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn lanes_pawn_moves<R: StatusFlags>(_: u64, _: &Batch, _: &LegalMasks) -> u64 {
@@ -537,7 +533,7 @@ fn lanes_pawn_moves<R: StatusFlags>(_: u64, _: &Batch, _: &LegalMasks) -> u64 {
 
 /// The replier's moves in a dense node's batch and its untouched children (see
 /// [`count_batch`]), all of status `R`; the pawn part in AVX-512 lanes if `PAWN_LANES`
-/// (only where [`lanes_apply_to_pawns`] said yes).
+/// (only where [`wide_lanes`] said yes).
 struct CountBatch<'a, R, const PAWN_LANES: bool> {
     board: &'a Board,
     untouched: u64,
