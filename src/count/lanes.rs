@@ -111,6 +111,20 @@ fn when(condition: bool, bits: u64) -> u64 {
     bits & u64::from(condition).wrapping_neg()
 }
 
+/// The moves that promotions add to a count of one a target square, for pawns of `white` that
+/// push onto `pushed` and take onto `toward_a` and `toward_h`: a promotion counts four
+/// moves, so three more each, found by one popcount of the three sets packed into one word.
+#[inline(always)]
+fn promotions_beyond_one(white: bool, pushed: u64, toward_a: u64, toward_h: u64) -> u32 {
+    let last = promotion_rank(white);
+    let promotions = if white {
+        (pushed & last) >> 56 | (toward_a & last) >> 48 | (toward_h & last) >> 40
+    } else {
+        pushed & last | (toward_a & last) << 8 | (toward_h & last) << 16
+    };
+    3 * promotions.count_ones()
+}
+
 /// The legal moves of the side to move (`white` or not, king on `king`, no castling right,
 /// no en passant) on a board of kings, rooks and pawns.
 #[inline(always)]
@@ -179,19 +193,12 @@ fn lane_count(white: bool, lane: &Lane, king: usize, rays: &KingRays) -> u64 {
     let single = single & check_mask;
     let toward_a = attacks::shift(takers & NOT_FILE_A, push - 1) & lane.theirs & check_mask;
     let toward_h = attacks::shift(takers & NOT_FILE_H, push + 1) & lane.theirs & check_mask;
-    // Promotions count four moves: the three more, packed into one word.
-    let last = promotion_rank(white);
-    let promotions = if white {
-        (single & last) >> 56 | (toward_a & last) >> 48 | (toward_h & last) >> 40
-    } else {
-        single & last | (toward_a & last) << 8 | (toward_h & last) << 16
-    };
     moves += u64::from(
         single.count_ones()
             + double.count_ones()
             + toward_a.count_ones()
             + toward_h.count_ones()
-            + 3 * promotions.count_ones(),
+            + promotions_beyond_one(white, single, toward_a, toward_h),
     );
     moves
 }
@@ -290,18 +297,11 @@ fn pawn_lane_count(white: bool, lane: &PawnLane, masks: &LegalMasks) -> u64 {
             & victims
     };
     let (toward_a, toward_h) = (take(NOT_FILE_A, west), take(NOT_FILE_H, east));
-    // Promotions count four moves: the three more, packed into one word.
-    let last = promotion_rank(white);
-    let promotions = if white {
-        (quiet & last) >> 56 | (toward_a & last) >> 48 | (toward_h & last) >> 40
-    } else {
-        quiet & last | (toward_a & last) << 8 | (toward_h & last) << 16
-    };
     u64::from(
         quiet.count_ones()
             + toward_a.count_ones()
             + toward_h.count_ones()
-            + 3 * promotions.count_ones(),
+            + promotions_beyond_one(white, quiet, toward_a, toward_h),
     )
 }
 
